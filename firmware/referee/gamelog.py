@@ -236,8 +236,9 @@ def resume(lines):
 
     A malformed LAST line is what a power cut mid-write leaves: it is dropped and reported.
     A malformed line further up is skipped and reported too (the rest still replays). A bad or
-    missing header raises LogError: there is no game to resume. After a torn last line,
-    rewrite the log without it before appending, or the next line joins the torn one.
+    missing header raises LogError: there is no game to resume. ``lines`` may be any iterable
+    of str or bytes lines, e.g. ``storage.read_lines(path)`` (which already skips a torn last
+    line, and whose ``append_line`` cuts a torn tail off before appending) or an open file.
     """
     game, bad, last = _replay(lines)
     reports = []
