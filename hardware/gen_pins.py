@@ -34,6 +34,13 @@ TABLE_END = "<!-- pinmap-table:end -->"
 # itself (SMPS mode, VBUS sense, LED or the radio's SPI), so a pin map must not use them.
 HEADER_GPIOS = frozenset(list(range(0, 23)) + [26, 27, 28])
 
+# Header pin number of each GPIO on Pico, Pico 2 and Pico W (the same footprint): what a maker
+# counts on the board. GND is on pins 3, 8, 13, 18, 23, 28, 33 and 38.
+PICO_HEADER_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
+                   12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26,
+                   21: 27, 22: 29, 26: 31, 27: 32, 28: 34}
+assert sorted(PICO_HEADER_PIN) == sorted(HEADER_GPIOS)
+
 # RP2040 / RP2350 function table: I2C0 SDA/SCL sit on GPIO = 0/1 mod 4, I2C1 on 2/3 mod 4.
 I2C_PINS = {
     0: {"sda": frozenset(g for g in HEADER_GPIOS if g % 4 == 0),
@@ -269,13 +276,14 @@ def _pull_text(sig):
 def render_table(pm):
     """The Markdown pin table for hardware/README.md."""
     check(pm)
-    rows = ["| signal | GPIO | direction | pull | goes to | note |",
-            "|---|---|---|---|---|---|"]
+    rows = ["| signal | GPIO | Pico pin | direction | pull | goes to | note |",
+            "|---|---|---|---|---|---|---|"]
     for name, sig in sorted(pm["signals"].items(),
                             key=lambda kv: (kv[1]["gpio"] is None, kv[1]["gpio"] or 0)):
         g = "-" if sig["gpio"] is None else f"GP{sig['gpio']}"
+        header = "-" if sig["gpio"] is None else str(PICO_HEADER_PIN[sig["gpio"]])
         opt = " (optional)" if sig.get("optional") else ""
-        rows.append(f"| `{name}`{opt} | {g} | {sig['dir']} | {_pull_text(sig)} | "
+        rows.append(f"| `{name}`{opt} | {g} | {header} | {sig['dir']} | {_pull_text(sig)} | "
                     f"{sig['part']} {sig['part_pin']} | {sig.get('note', '')} |")
     hx, i2c, leds = pm["hx711"], pm["i2c"], pm["leds"]
     rows += [

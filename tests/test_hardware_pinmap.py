@@ -185,3 +185,52 @@ def test_check_refuses_an_invalid_pinmap(tmp_path):
     path.write_text(json.dumps(pm))
     result = _check(tree)
     assert result.returncode == 2 and "already used" in result.stderr
+
+
+# --- the wiring diagram agrees with the pin map --------------------------------------------------
+
+def _svg_texts(svg):
+    import re
+    return set(re.findall(r"<tspan[^>]*>([^<]*)</tspan>", svg))
+
+
+@pytest.fixture(scope="module")
+def draw():
+    pytest.importorskip("schemdraw")
+    return _load_module("draw_wiring", HARDWARE / "draw_wiring.py")
+
+
+def test_wiring_svg_is_up_to_date(draw):
+    committed = (HARDWARE / "wiring.svg").read_text(encoding="utf-8")
+    assert committed == draw.render_svg(gen.load()), \
+        "hardware/wiring.svg is stale: run .venv/bin/python hardware/draw_wiring.py"
+
+
+def test_every_signal_and_gpio_is_in_the_committed_diagram(pm):
+    texts = _svg_texts((HARDWARE / "wiring.svg").read_text(encoding="utf-8"))
+    words = " ".join(texts)
+    for name, sig in pm["signals"].items():
+        assert name in words, f"signal {name} missing from wiring.svg"
+        if sig["gpio"] is not None:
+            assert f"GP{sig['gpio']}" in texts, f"GP{sig['gpio']} missing from wiring.svg"
+            assert str(gen.PICO_HEADER_PIN[sig["gpio"]]) in texts
+    # Nothing in the drawing claims a GPIO the pin map does not use.
+    used = {f"GP{s['gpio']}" for s in pm["signals"].values() if s["gpio"] is not None}
+    assert {t for t in texts if t.startswith("GP") and t[2:].isdigit()} == used
+
+
+def test_diagram_check_fails_when_only_the_pinmap_is_edited(tmp_path, draw):
+    tree = _copy_tree(tmp_path)
+    for name in ("draw_wiring.py", "wiring.svg"):
+        shutil.copy(HARDWARE / name, tree / "hardware" / name)
+    script = tree / "hardware" / "draw_wiring.py"
+    ok = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True,
+                        timeout=120)
+    assert ok.returncode == 0, ok.stderr
+    path = tree / "hardware" / "pinmap.json"
+    pm = json.loads(path.read_text())
+    pm["signals"]["skip"]["gpio"] = 19
+    path.write_text(json.dumps(pm))
+    stale = subprocess.run([sys.executable, str(script), "--check"], capture_output=True,
+                           text=True, timeout=120)
+    assert stale.returncode == 1 and "wiring.svg" in stale.stderr
