@@ -1,0 +1,1339 @@
+"""The referee's deterministic core: time and inputs in, actions out (no machine, no clock).
+
+Usage::
+
+    from referee.app import Referee
+    ref = Referee(root="/data")            # loads options + calibration, resumes a game
+    ref.sample(t_ms, raw, ax, ay, az)      # every HX711 sample (hot path)
+    ref.press(t_ms, "seat2")               # a button ("seat0".."seat4", "reverse", "skip",
+                                           # "draw", "double", "rhino", "menu"; + "_long")
+    ref.tick(t_ms)                         # timers and animation when no sample came
+    reply = ref.command(t_ms, '{"cmd": "status"}')   # one serial line -> one reply line
+    ref.frame                              # bytearray GRB frame, 3 bytes per LED
+    ref.seat_cues()                        # [["turn_cw"], ["skipped"], [], [], []]
+    for line in ref.pop_events():          # JSON event lines for the serial port
+        print(line)
+    ref.fault("hx711", True)               # a sensor stopped answering (or came back)
+
+The board loop (``referee.board``) and the host simulator drive the same object. ``t_ms`` is a
+monotonic millisecond count the caller owns (the board: ms since boot). ``root`` is the folder
+for files (``"/data"`` on the board, a temp dir on the host, ``None`` for no files at all).
+
+Phases: lobby (seats join) -> play (the rules engine runs; tie-break counts are entered here
+too) -> over (result shown) -> lobby. A parent menu (hold the menu button) and calibration
+overlay any phase. docs/board.md has the family flow, the button table and the protocol.
+
+Files under ``root``: ``options.json`` and ``calib.json`` (checksummed, atomic via
+``referee.storage``), ``game.jsonl`` (the game log of SPEC 3.1, appended one input at a time,
+replayed at boot to resume after a power cut), ``last.jsonl`` (the game before), and
+``trace.csv`` when a trace is recorded to flash.
+"""
+
+import json
+
+from referee import cues, gamelog, protocol, rules, storage
+from referee.calibration import Calibration, Calibrator
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+VERSION = "1.0"
+SEATS = const(5)
+NEVER = const(0x3FFFFFFF)  # largest small int on MicroPython: "no deadline"
+_NO_SEAT = const(255)
+
+# Phases
+LOBBY = "lobby"
+PLAY = "play"
+OVER = "over"
+
+# Timing (ms). Options can change the symbol window and the grace window.
+SYMBOL_MS = const(5000)  # a roof with no symbol press within this is plain ("none")
+TIEBREAK_MS = const(3000)  # a tie-break count is entered this long after the last press
+FLASH_MS = const(3000)  # warning / error cues
+DRAW_MS = const(8000)  # "take a card" shows at most this long (or until the first piece)
+MENU_MS = const(15000)  # the parent menu closes itself
+FILE_FAULT_MS = const(10000)  # a damaged file shows the fault cue this long after boot
+MIRROR_MS = const(100)  # frame mirror events at most this often
+MAX_EVENTS = const(64)  # events kept when nobody pops them
+BRIGHTNESS_LEVELS = (16, 40, 80, 140, 255)
+DEFAULT_BRIGHTNESS = const(80)
+TRACE_MAX_BYTES = const(262144)
+_TRACE_FLUSH = const(16)  # rows buffered before a flash write
+
+SYMBOL_BUTTONS = ("reverse", "skip", "draw", "double", "rhino")
+_PIECES = ("wall", "roof", "rhino")
+_BOARD_CALIB = (("tare", 0), ("wall", 3), ("roof", 3), ("rhino", 3))
+
+_C_OFF = cues.cue_id("off")
+_C = {}
+for _n in cues.NAMES:
+    _C[_n] = cues.cue_id(_n)
+
+# Command name -> method name (one reply each).
+_COMMANDS = {
+    "status": "_c_status",
+    "new_game": "_c_new_game",
+    "tare": "_c_tare",
+    "calibrate": "_c_calibrate",
+    "learn": "_c_learn",
+    "stream": "_c_stream",
+    "log": "_c_log",
+    "inject": "_c_inject",
+    "options": "_c_options",
+    "trace": "_c_trace",
+    "cues": "_c_cues",
+    "press": "_c_press",
+    "help": "_c_help",
+}
+
+
+def _join(root, name):
+    if root is None:
+        return None
+    return root.rstrip("/") + "/" + name
+
+
+def _default_detector(cal, sps, accel):
+    from referee import detector
+
+    return detector.Detector(cal, sps=sps, accel=accel)
+
+
+class Referee:
+    """The whole referee except the hardware (see the module docstring)."""
+
+    def __init__(self, root="/data", sps=80, accel=True, t_ms=0, leds_per_seat=6,
+                 make_detector=None):
+        self.root = root
+        self.accel = bool(accel)
+        self._make_detector = make_detector or _default_detector
+        self._now = t_ms
+        self._events = []
+        self.dropped_events = 0
+        self.problems = []  # damaged files found at boot (also in status)
+        self.faults = []  # sensors at fault now: "hx711", "accel"
+        # options (options.json)
+        self.brightness = DEFAULT_BRIGHTNESS
+        self.grace_ms = rules.GRACE_MS
+        self.symbol_ms = SYMBOL_MS
+        self.sps = sps
+        self.mirror = False
+        # lobby
+        self.joined = []  # physical seats in the order they joined; the first starts
+        self.side = "easy"
+        # game
+        self.game = None
+        self.seats = []  # game seat -> physical seat (clockwise order)
+        self._gt0 = t_ms  # board time at game time 0
+        self.log_lines = [] if root is None else None  # in-memory log when there are no files
+        self._sym_deadline = NEVER
+        self._tb_count = bytearray(SEATS)  # tie-break presses not yet entered, per phys seat
+        self._tb_deadline = [NEVER] * SEATS
+        self._skipped = _NO_SEAT  # game seat shown "skipped" until the turn passes again
+        self._draw_seat = _NO_SEAT
+        self._draw_until = 0
+        self._handover = _NO_SEAT
+        self._flash = _C_OFF  # transient warning/error cue
+        self._flash_seat = _NO_SEAT
+        self._flash_until = 0
+        self._fault_until = 0
+        self._menu_until = 0
+        self._last_turn = None
+        # calibration
+        self.calib = None  # a Calibrator while one runs
+        self._calib_seq = None  # remaining board-menu steps
+        self._calib_step = 0
+        # streaming / trace
+        self.streaming = False
+        self._input_col = ""  # a press to record in the next trace row
+        self._trace_path = None
+        self._trace_rows = []
+        self._trace_bytes = 0
+        self._trace_max = 0
+        self._special = False  # calibration, streaming or tracing: the slow sample path
+        self._deadline = NEVER
+        # lights
+        n = leds_per_seat * SEATS
+        self._frame = bytearray(3 * n)
+        self._main = bytearray(SEATS)
+        self._over = bytearray(SEATS)
+        self._counts = bytearray(SEATS)
+        self._cue_names = None
+        self._dirty = True
+        self._animated = False
+        self._step = -1
+        self.frame_version = 0
+        self._mirror_at = 0
+        # boot: files, calibration, detector, game
+        if root is not None:
+            self._boot_files()
+        self.cal = self._load_calibration()
+        self.det = None
+        self._ev_names = ()
+        self._new_detector()
+        if root is not None:
+            self._resume()
+        if self.problems:
+            self._fault_until = t_ms + FILE_FAULT_MS
+        self._update_cues()
+        self._arm()
+        self._emit("boot", {"version": VERSION, "phase": self.phase(), "problems": self.problems})
+
+    # ------------------------------------------------------------------ inputs
+
+    def sample(self, t_ms, raw, ax, ay, az):
+        """One HX711 sample (and the accelerometer's reading at that time)."""
+        self._now = t_ms
+        if self._special:
+            if self._slow_sample(t_ms, raw, ax, ay, az):
+                return
+        ev = self.det.feed(t_ms, raw, ax, ay, az)
+        if ev:
+            self._detected(ev)
+        if t_ms >= self._deadline:
+            self._timers(t_ms)
+
+    def tick(self, t_ms):
+        """Let time pass without a sample (timers, animation)."""
+        self._now = t_ms
+        if t_ms >= self._deadline:
+            self._timers(t_ms)
+
+    def press(self, t_ms, name):
+        """A button event from ``referee.buttons`` (``name`` or ``name + "_long"``)."""
+        self._now = t_ms
+        long = name.endswith("_long")
+        base = name[:-5] if long else name
+        if self.streaming or self._trace_path:
+            self._input_col = _input_column(base, long)
+        if base == "menu":
+            self._menu_button(t_ms, long)
+        elif self._menu_until:
+            self._menu_choice(t_ms, base)
+        elif self.calib is not None:
+            pass  # buttons other than menu do nothing while calibrating
+        elif base.startswith("seat") and len(base) == 5 and "0" <= base[4] <= "4":
+            self._seat_button(t_ms, ord(base[4]) - 48, long)
+        elif base in SYMBOL_BUTTONS:
+            self._symbol_button(t_ms, base)
+        else:
+            self._emit("warning", {"message": "unknown button %r" % name})
+        if t_ms >= self._deadline:
+            self._timers(t_ms)
+        self._arm()
+
+    def fault(self, name, on):
+        """A sensor fault began (on=True) or ended. Names: "hx711", "accel"."""
+        if on and name not in self.faults:
+            self.faults.append(name)
+        elif not on and name in self.faults:
+            self.faults.remove(name)
+        else:
+            return
+        self._emit("fault", {"sensor": name, "on": bool(on)})
+        if name == "accel":
+            # Degraded mode: the detector works from the load cell alone (docs/detector.md).
+            self.accel = not on
+            self._new_detector()
+        elif not on:
+            # The HX711 is back. The tower may have changed while nothing was measured: start
+            # the detector over on the present load instead of calling that a placement.
+            self._new_detector()
+        self._dirty_cues()
+
+    # ------------------------------------------------------------------ outputs
+
+    def phase(self):
+        if self.game is None:
+            return LOBBY
+        return OVER if self.game.over else PLAY
+
+    def _get_frame(self):
+        t = self._now
+        if self._dirty or (self._animated and t // cues.STEP_MS != self._step):
+            if self._dirty:
+                self._update_cues()
+            self._step = t // cues.STEP_MS
+            cues.render_ids(self._frame, t, self._main, self._over, self._counts,
+                            self.brightness)
+            self.frame_version += 1
+            if self.mirror and t - self._mirror_at >= MIRROR_MS:
+                self._mirror_at = t
+                self._emit("frame", {"t_ms": t, "grb": _hex(self._frame)})
+        return self._frame
+
+    frame = property(_get_frame)
+
+    def seat_cues(self):
+        """Per physical seat, the cue names shown: ``[["turn_cw"], ["draw", "turn_ccw"], ...]``.
+
+        The first name fills the seat; a ``turn_*`` after it is the turn comet drawn over it.
+        """
+        if self._dirty:
+            self._update_cues()
+        return self._names()
+
+    def seat_counts(self):
+        return list(self._counts)
+
+    def pop_events(self):
+        """The event lines (JSON, no newline) produced since the last call."""
+        ev = self._events
+        if not ev:
+            return ev
+        self._events = []
+        return ev
+
+    def game_seat(self, phys):
+        """Game seat of a physical seat, or None."""
+        if phys in self.seats:
+            return self.seats.index(phys)
+        return None
+
+    # ------------------------------------------------------------------ detector -> rules
+
+    def _detected(self, ev):
+        name = self._ev_names[ev]
+        t = self.det.event_t_ms
+        self._emit("detect", {"t_ms": t, "event": name})
+        g = self.game
+        if g is None or g.over or g.result is not None:
+            return  # lobby, result shown, or tie-break counts owed: pieces are not inputs
+        if name == "wall" or name == "roof" or name == "rhino":
+            self._input(t, name, src="sensor")
+        elif name == "walls2":
+            self._input(t, "wall", src="sensor")
+            self._input(t, "wall", src="sensor")
+        elif name == "collapse":
+            self._input(t, "collapse", src="sensor")
+
+    def _input(self, t, kind, symbol=None, seat=None, symbols=None, src="button"):
+        """Apply one rules input at board time ``t``; log it unless refused. Returns status."""
+        g = self.game
+        gt = t - self._gt0
+        if gt < 0:
+            gt = 0
+        was_over = g.over
+        status = g.apply(gt, kind, symbol, seat, symbols)
+        fields = {"t_ms": t, "game_t_ms": gt, "in": kind, "src": src}
+        if symbol is not None:
+            fields["symbol"] = symbol
+        if seat is not None:
+            fields["seat"] = seat
+            fields["symbols"] = symbols
+        if status == rules.ERROR:
+            fields["error"] = g.message
+            self._emit("refused", fields)
+            self._flash_cue(t, "error", self._effect_seat(g.effects, "error"))
+            self._dirty_cues()
+            return status
+        line = gamelog.encode(gt, kind, symbol=symbol, seat=seat, symbols=symbols)
+        self._log(line[:-1] + ', "src": "%s"}' % src)
+        fields["status"] = "warning" if status == rules.WARNING else "ok"
+        if status == rules.WARNING:
+            fields["warning"] = g.message
+        self._emit("input", fields)
+        self._after_input(t, kind, was_over)
+        return status
+
+    def _after_input(self, t, kind, was_over):
+        g = self.game
+        turn_changed = False
+        for name, seat in g.effects:
+            if name == "turn":
+                turn_changed = True
+        if turn_changed:
+            self._skipped = _NO_SEAT
+            self._draw_seat = _NO_SEAT
+            self._handover = _NO_SEAT
+        if kind == "wall" or kind == "roof" or kind == "rhino":
+            if g.turn == self._draw_seat and not turn_changed:
+                self._draw_seat = _NO_SEAT
+            if kind == "roof":
+                self._handover = _NO_SEAT if not g.over else self._handover
+        for name, seat in g.effects:
+            if name == "skipped":
+                self._skipped = seat
+            elif name == "draw":
+                self._draw_seat = seat
+                self._draw_until = t + DRAW_MS
+            elif name == "handover":
+                self._handover = seat
+            elif name == "warning":
+                self._flash_cue(t, "warning", g.turn if seat is None else seat)
+            elif name == "collapse":
+                self._emit("collapse", {"t_ms": t, "game_t_ms": t - self._gt0,
+                                        "loser": g.loser})
+        # the symbol window
+        if g.awaiting_symbol and kind == "roof" and self.symbol_ms:
+            self._sym_deadline = t + self.symbol_ms
+        elif not g.awaiting_symbol:
+            self._sym_deadline = NEVER
+        if g.result is not None:
+            self._sym_deadline = NEVER
+        if g.tiebreak_seats and kind == "collapse":
+            self._emit("tiebreak", {"seats": g.tiebreak_seats[:]})
+        if not g.tied:
+            for s in range(SEATS):
+                self._tb_count[s] = 0
+                self._tb_deadline[s] = NEVER
+        key = (g.turn, g.direction, g.over)
+        if turn_changed or key != self._last_turn:
+            self._last_turn = key
+            if not g.over:
+                self._emit("turn", {"seat": g.turn, "direction": "cw" if g.direction > 0 else "ccw",
+                                    "hands": g.hands[:], "pile": g.pile,
+                                    "walls_left": g.walls_left, "owes_rhino": g.owes_rhino})
+        if g.over and not was_over:
+            self._emit("result", {"result": g.result, "winners": g.winners[:],
+                                  "loser": g.loser, "hands": g.hands[:]})
+        self.det.expect_rhino(bool(g.owes_rhino))
+        self._dirty_cues()
+        self._arm()
+
+    def _effect_seat(self, effects, name):
+        for n, seat in effects:
+            if n == name and seat is not None:
+                return seat
+        return self.game.turn if self.game is not None else _NO_SEAT
+
+    # ------------------------------------------------------------------ buttons
+
+    def _seat_button(self, t, phys, long):
+        g = self.game
+        if g is None:
+            self._lobby_seat(phys)
+            return
+        gs = self.game_seat(phys)
+        if gs is None:
+            return  # not playing: nothing to do
+        if g.tiebreak_seats and gs in g.tied:
+            if long:
+                self._tb_commit(t, phys)
+            else:
+                if self._tb_count[phys] < 99:
+                    self._tb_count[phys] += 1
+                self._tb_deadline[phys] = t + TIEBREAK_MS
+                self._dirty_cues()
+            return
+        if g.over:
+            return
+        if g.double_pending and gs == (g.turn + 1) % g.players:
+            # Rule 6: the left neighbour says "my card goes on the tower" with their button.
+            self._input(t, "neighbor", src="button")
+            return
+        self._emit("ignored", {"button": "seat%d" % phys, "why": "nothing to do for this seat now"})
+
+    def _tb_commit(self, t, phys):
+        g = self.game
+        gs = self.game_seat(phys)
+        count = self._tb_count[phys]
+        self._tb_count[phys] = 0
+        self._tb_deadline[phys] = NEVER
+        if g is None or gs is None or not g.tiebreak_seats:
+            return
+        self._input(t, "tiebreak", seat=gs, symbols=count, src="button")
+
+    def _symbol_button(self, t, symbol):
+        g = self.game
+        if g is None:
+            if symbol == "reverse":
+                # Lobby: "reverse" turns the foundation card over: easy <-> expert.
+                self.side = "expert" if self.side == "easy" else "easy"
+                self._emit("lobby", self._lobby_fields())
+                self._dirty_cues()
+            return
+        self._input(t, "symbol", symbol=symbol, src="button")
+
+    def _lobby_seat(self, phys):
+        if phys in self.joined:
+            self.joined.remove(phys)
+        else:
+            self.joined.append(phys)
+        self._emit("lobby", self._lobby_fields())
+        self._dirty_cues()
+
+    def _lobby_fields(self):
+        return {"joined": self.joined[:], "side": self.side,
+                "first": self.joined[0] if self.joined else None}
+
+    def _menu_button(self, t, long):
+        if self._menu_until:
+            self._menu_until = 0  # any menu press closes the open menu
+            self._emit("menu", {"open": False})
+        elif long:
+            self._menu_until = t + MENU_MS
+            self._emit("menu", {"open": True, "choices": {
+                "reverse": "undo a false collapse", "skip": "declare a missed collapse",
+                "draw": "calibrate", "double": "brightness", "rhino": "new game"}})
+        elif self.calib is not None:
+            self._calib_cancel()
+        elif self.game is None:
+            if len(self.joined) >= 2:
+                self._start_from_lobby(t)
+            else:
+                self._flash_cue(t, "warning", _NO_SEAT)
+                self._emit("warning", {"message": "at least 2 seats must join before the start"})
+        elif self.game.over:
+            self._to_lobby()
+        self._dirty_cues()
+
+    def _menu_choice(self, t, name):
+        g = self.game
+        if name == "double":
+            i = 0
+            for k in range(len(BRIGHTNESS_LEVELS)):
+                if BRIGHTNESS_LEVELS[k] <= self.brightness:
+                    i = k
+            self.brightness = BRIGHTNESS_LEVELS[(i + 1) % len(BRIGHTNESS_LEVELS)]
+            self._save_options()
+            self._menu_until = t + MENU_MS  # stays open for the next step
+            self._emit("options", self._options())
+            self._dirty_cues()
+            return
+        self._menu_until = 0
+        self._emit("menu", {"open": False, "chose": name})
+        if name == "reverse":
+            if g is None:
+                self._emit("warning", {"message": "no game: nothing to undo"})
+            else:
+                self._input(t, "undo_collapse", src="menu")
+        elif name == "skip":
+            if g is None or g.over:
+                self._emit("warning", {"message": "no game in play: no collapse to declare"})
+            else:
+                self._input(t, "collapse", src="menu")
+        elif name == "draw":
+            if g is not None and not g.over:
+                self._emit("warning", {"message": "finish or abandon the game before calibrating"})
+            else:
+                self._calib_seq = list(_BOARD_CALIB)
+                self._next_board_calib(t)
+        elif name == "rhino":
+            self._to_lobby()
+        self._dirty_cues()
+
+    # ------------------------------------------------------------------ game start / end
+
+    def _start_from_lobby(self, t):
+        seats = sorted(self.joined)
+        first = seats.index(self.joined[0])
+        self.start_game(t, seats, first, self.side)
+
+    def start_game(self, t, seats, first=0, side="easy"):
+        """Start a game now for physical ``seats`` (clockwise); ``first`` is a game seat."""
+        g = rules.Game(len(seats), first, side, self.grace_ms)  # ValueError for a bad setup
+        head = gamelog.header(len(seats), first, side, self.grace_ms)
+        head = head[:-1] + ', "seats": %s}' % json.dumps(list(seats))
+        self._archive_log()
+        self.game = g
+        self.seats = list(seats)
+        self.joined = [seats[first]] + [s for s in seats if s != seats[first]]
+        self.side = side
+        self._gt0 = t
+        self._log(head)
+        self._reset_game_cues()
+        self.det.expect_rhino(False)
+        retare = getattr(self.det, "retare", None)
+        if retare is not None:
+            retare()
+        self._emit("game", {"players": g.players, "first": first, "side": side,
+                            "seats": self.seats[:], "grace_ms": self.grace_ms})
+        self._after_input(t, "start", False)
+
+    def _reset_game_cues(self):
+        self._sym_deadline = NEVER
+        self._skipped = self._draw_seat = self._handover = _NO_SEAT
+        self._flash = _C_OFF
+        self._last_turn = None
+        for s in range(SEATS):
+            self._tb_count[s] = 0
+            self._tb_deadline[s] = NEVER
+
+    def _to_lobby(self):
+        """Back to the lobby (new game): the seats of the last game stay joined."""
+        self.game = None
+        self._reset_game_cues()
+        self._emit("lobby", self._lobby_fields())
+        self._dirty_cues()
+
+    # ------------------------------------------------------------------ timers
+
+    def _timers(self, t):
+        g = self.game
+        if self._sym_deadline <= t:
+            self._sym_deadline = NEVER
+            if g is not None and g.awaiting_symbol and not g.over:
+                self._input(t, "symbol", symbol="none", src="timeout")
+        for s in range(SEATS):
+            if self._tb_deadline[s] <= t:
+                self._tb_commit(t, s)
+        if self._flash != _C_OFF and self._flash_until <= t:
+            self._flash = _C_OFF
+            self._dirty_cues()
+        if self._draw_seat != _NO_SEAT and self._draw_until <= t:
+            self._draw_seat = _NO_SEAT
+            self._dirty_cues()
+        if self._menu_until and self._menu_until <= t:
+            self._menu_until = 0
+            self._emit("menu", {"open": False, "timeout": True})
+            self._dirty_cues()
+        if self._fault_until and self._fault_until <= t:
+            self._fault_until = 0
+            self._dirty_cues()
+        self._arm()
+
+    def _arm(self):
+        d = self._sym_deadline
+        for s in range(SEATS):
+            if self._tb_deadline[s] < d:
+                d = self._tb_deadline[s]
+        if self._flash != _C_OFF and self._flash_until < d:
+            d = self._flash_until
+        if self._draw_seat != _NO_SEAT and self._draw_until < d:
+            d = self._draw_until
+        if self._menu_until and self._menu_until < d:
+            d = self._menu_until
+        if self._fault_until and self._fault_until < d:
+            d = self._fault_until
+        self._deadline = d
+
+    def _flash_cue(self, t, name, seat):
+        self._flash = _C[name]
+        self._flash_seat = seat
+        self._flash_until = t + FLASH_MS
+        self._arm()
+        self._dirty_cues()
+
+    # ------------------------------------------------------------------ cues
+
+    def _dirty_cues(self):
+        self._dirty = True
+
+    def _update_cues(self):
+        """Work out what every seat shows now (ids into the cue table)."""
+        self._dirty = False
+        main = self._main
+        over = self._over
+        counts = self._counts
+        for s in range(SEATS):
+            main[s] = _C_OFF
+            over[s] = 0
+            counts[s] = 0
+        g = self.game
+        if self._menu_until:
+            level = 1
+            for k in range(len(BRIGHTNESS_LEVELS)):
+                if BRIGHTNESS_LEVELS[k] <= self.brightness:
+                    level = k + 1
+            for s in range(SEATS):
+                main[s] = _C["menu"]
+                counts[s] = level
+        elif self.calib is not None:
+            for s in range(SEATS):
+                main[s] = _C["calibrating"]
+        elif g is None:
+            self._lobby_cues()
+        else:
+            self._game_cues(g)
+        if self.faults or self._fault_until:
+            turn = self._turn_phys()
+            for s in range(SEATS):
+                if s == turn and main[s] in (_C["turn_cw"], _C["turn_ccw"]):
+                    over[s] = 1 if main[s] == _C["turn_cw"] else 2
+                main[s] = _C["fault"]
+        if self._flash != _C_OFF and not self._menu_until:
+            if self._flash_seat == _NO_SEAT:
+                for s in range(SEATS):
+                    main[s] = self._flash
+            else:
+                p = self._phys(self._flash_seat)
+                if p != _NO_SEAT:
+                    if main[p] == _C["turn_cw"]:
+                        over[p] = 1
+                    elif main[p] == _C["turn_ccw"]:
+                        over[p] = 2
+                    main[p] = self._flash
+        animated = False
+        for s in range(SEATS):
+            if over[s] or cues.is_animated(main[s]):
+                animated = True
+        self._animated = animated
+        names = self._names()
+        key = (names, bytes(counts))
+        if key != self._cue_names:
+            self._cue_names = key
+            self._emit("cues", {"seats": names, "counts": list(counts)})
+
+    def _names(self):
+        out = []
+        for s in range(SEATS):
+            names = [cues.NAMES[self._main[s]]] if self._main[s] != _C_OFF else []
+            if self._over[s]:
+                names.append("turn_cw" if self._over[s] == 1 else "turn_ccw")
+            out.append(names)
+        return out
+
+    def _phys(self, gs):
+        if gs is None or gs >= len(self.seats):
+            return _NO_SEAT
+        return self.seats[gs]
+
+    def _turn_phys(self):
+        g = self.game
+        if g is None or g.over or g.result is not None:
+            return _NO_SEAT
+        return self._phys(g.turn)
+
+    def _lobby_cues(self):
+        joined_cue = _C["joined"] if self.side == "easy" else _C["joined_expert"]
+        for s in range(SEATS):
+            self._main[s] = joined_cue if s in self.joined else _C["waiting"]
+        if len(self.joined) >= 2:
+            self._over[self.joined[0]] = 1  # the starter: the turn comet, clockwise
+
+    def _game_cues(self, g):
+        main = self._main
+        over = self._over
+        counts = self._counts
+        if g.result is not None:
+            # Collapse (perhaps with tie-break counts owed), emptied hand or all walls used.
+            if g.result == "walls_used":
+                for gs in range(g.players):
+                    main[self.seats[gs]] = _C["all_win"]
+                return
+            for gs in g.winners:
+                main[self.seats[gs]] = _C["winner"]
+            if g.loser is not None:
+                main[self.seats[g.loser]] = _C["loser"]
+            if g.tiebreak_seats:
+                for gs in g.tied:
+                    p = self.seats[gs]
+                    main[p] = _C["tiebreak"]
+                    c = self._tb_count[p]
+                    if not c and g.counts[gs] is not None and self._tb_deadline[p] == NEVER:
+                        c = g.counts[gs]
+                    counts[p] = c if c < 255 else 255
+            if self._handover != _NO_SEAT and g.over:
+                main[self.seats[self._handover]] = _C["handover"]  # rule 7 courtesy
+            return
+        turn = self.seats[g.turn]
+        tc = _C["turn_cw"] if g.direction > 0 else _C["turn_ccw"]
+        task = _C_OFF
+        if g.double_pending:
+            task = _C["double"]
+        elif g.owes_rhino:
+            task = _C["rhino_owed"]
+        elif self._draw_seat == g.turn:
+            task = _C["draw"]
+        if task != _C_OFF:
+            main[turn] = task
+            over[turn] = 1 if g.direction > 0 else 2
+        else:
+            main[turn] = tc
+        if self._skipped != _NO_SEAT and self._skipped != g.turn:
+            main[self.seats[self._skipped]] = _C["skipped"]
+        if self._handover != _NO_SEAT:
+            main[self.seats[self._handover]] = _C["handover"]
+
+    # ------------------------------------------------------------------ calibration
+
+    def _start_calib(self, t, step, arg):
+        cb = Calibrator(self.cal, sps=self.sps)
+        if step == "tare":
+            cb.tare()
+        elif step == "scale":
+            cb.known_mass(arg)
+        else:
+            cb.learn(step, arg)
+        self.calib = cb
+        self._calib_step = step
+        self._special = True
+        self._emit("calib", self._calib_fields())
+        self._dirty_cues()
+
+    def _calib_fields(self):
+        cb = self.calib
+        f = {"step": self._calib_step, "state": cb.state, "prompt": cb.prompt,
+             "progress": list(cb.progress), "moving": cb.moving}
+        if cb.note:
+            f["note"] = cb.note
+        if cb.error:
+            f["error"] = cb.error
+        if cb.result is not None:
+            f["result"] = cb.result
+        return f
+
+    def _next_board_calib(self, t):
+        seq = self._calib_seq
+        if not seq:
+            self._calib_seq = None
+            return
+        step, count = seq.pop(0)
+        self._start_calib(t, step, count)
+
+    def _calib_sample(self, t, raw):
+        cb = self.calib
+        if not cb.feed(t, raw):
+            return
+        self._emit("calib", self._calib_fields())
+        if cb.state == "busy":
+            return
+        self.calib = None
+        self._update_special()
+        if cb.state == "done":
+            self.cal.sps = self.sps
+            self._save_calibration()
+            self._new_detector()
+            if self._calib_seq:
+                self._next_board_calib(t)
+        else:
+            self._calib_seq = None
+            self._flash_cue(t, "warning", _NO_SEAT)
+        self._dirty_cues()
+
+    def _calib_cancel(self):
+        self.calib.cancel()
+        self._emit("calib", self._calib_fields())
+        self.calib = None
+        self._calib_seq = None
+        self._update_special()
+        self._dirty_cues()
+
+    def _save_calibration(self):
+        path = _join(self.root, "calib.json")
+        if path is None:
+            return
+        try:
+            self.cal.save(path)
+        except OSError as err:
+            self._emit("fault", {"file": "calib.json", "message": str(err)})
+
+    # ------------------------------------------------------------------ slow sample path
+
+    def _update_special(self):
+        self._special = bool(self.calib is not None or self.streaming or self._trace_path)
+
+    def _slow_sample(self, t, raw, ax, ay, az):
+        """Calibration, streaming and trace recording. True when the detector must not run."""
+        if self.streaming or self._trace_path:
+            row = "%d,%d,%s,%s,%s,%s" % (t, raw, ax, ay, az, self._input_col) if self.accel \
+                else "%d,%d,,,,%s" % (t, raw, self._input_col)
+            self._input_col = ""
+            if self.streaming:
+                self._emit("sample", {"row": row})
+            if self._trace_path:
+                self._trace_row(row)
+        if self.calib is not None:
+            self._calib_sample(t, raw)
+            if t >= self._deadline:
+                self._timers(t)
+            return True
+        return False
+
+    def _trace_row(self, row):
+        self._trace_rows.append(row)
+        if len(self._trace_rows) >= _TRACE_FLUSH:
+            self._trace_flush()
+
+    def _trace_flush(self):
+        if not self._trace_rows or self._trace_path is None:
+            return
+        text = "\n".join(self._trace_rows) + "\n"
+        self._trace_rows = []
+        if self._trace_bytes + len(text) > self._trace_max:
+            self._trace_stop("size cap reached")
+            return
+        try:
+            with open(self._trace_path, "a") as f:
+                f.write(text)
+            self._trace_bytes += len(text)
+        except OSError as err:
+            self._trace_stop("flash: %s" % err)
+
+    def _trace_stop(self, why):
+        path = self._trace_path
+        self._trace_path = None
+        self._update_special()
+        self._emit("trace", {"recording": False, "why": why, "bytes": self._trace_bytes,
+                             "file": path})
+
+    # ------------------------------------------------------------------ files
+
+    def _boot_files(self):
+        root = self.root
+        try:
+            if root not in ("", "/"):
+                storage.ensure_dir(root)
+            storage.cleanup(root)
+        except OSError as err:
+            self.problems.append("flash folder %s: %s" % (root, err))
+        self._load_options()
+
+    def _load_options(self):
+        path = _join(self.root, "options.json")
+        try:
+            d = json.loads(storage.read_checked(path).decode())
+            if type(d) is not dict or d.get("rhinoref") != "options":
+                raise ValueError("not an options file")
+            self._apply_options(d)
+        except OSError as err:
+            if not storage.is_missing(err):
+                self.problems.append("options.json: %s" % err)
+        except (ValueError, UnicodeError, protocol.ProtocolError) as err:
+            self.problems.append("options.json: %s (defaults used)" % err)
+
+    def _apply_options(self, d):
+        """Check every option first, then set them all (nothing changes on an error)."""
+        b = protocol.arg(d, "brightness", protocol.INT, self.brightness, 1, 255)
+        gr = protocol.arg(d, "grace_ms", protocol.INT, self.grace_ms, 0, 60000)
+        sy = protocol.arg(d, "symbol_ms", protocol.INT, self.symbol_ms, 0, 600000)
+        sps = protocol.arg(d, "sps", protocol.INT, self.sps, choices=(10, 80))
+        mi = protocol.arg(d, "mirror", protocol.BOOL, self.mirror)
+        self.brightness = b
+        self.grace_ms = gr
+        self.symbol_ms = sy
+        self.mirror = mi
+        if sps != self.sps:
+            self.sps = sps
+            if getattr(self, "det", None) is not None:  # not while booting
+                self._new_detector()
+
+    def _options(self):
+        return {"brightness": self.brightness, "grace_ms": self.grace_ms,
+                "symbol_ms": self.symbol_ms, "sps": self.sps, "mirror": self.mirror}
+
+    def _save_options(self):
+        path = _join(self.root, "options.json")
+        if path is None:
+            return
+        d = self._options()
+        d["rhinoref"] = "options"
+        d["version"] = 1
+        try:
+            storage.write_atomic(path, json.dumps(d))
+        except OSError as err:
+            self._emit("fault", {"file": "options.json", "message": str(err)})
+
+    def _load_calibration(self):
+        path = _join(self.root, "calib.json")
+        if path is None:
+            return Calibration()
+        try:
+            cal = Calibration.load(path)
+        except (OSError, ValueError) as err:  # storage.CorruptFile is a ValueError
+            self.problems.append("%s (defaults used)" % err)
+            return Calibration()
+        return cal
+
+    def _new_detector(self):
+        self.det = self._make_detector(self.cal, self.sps, self.accel)
+        names = getattr(self.det, "EVENT_NAMES", None)
+        if names is None:
+            from referee import detector
+
+            names = detector.EVENT_NAMES
+        self._ev_names = names
+        g = self.game
+        if g is not None and not g.over:
+            self.det.expect_rhino(bool(g.owes_rhino))
+
+    def _log(self, line):
+        if self.log_lines is not None:
+            self.log_lines.append(line)
+            return
+        try:
+            storage.append_line(_join(self.root, "game.jsonl"), line)
+        except OSError as err:
+            self._emit("fault", {"file": "game.jsonl", "message": str(err)})
+
+    def _archive_log(self):
+        """A new game begins: the previous game's log becomes last.jsonl."""
+        if self.log_lines is not None:
+            self.last_lines = self.log_lines
+            self.log_lines = []
+            return
+        path = _join(self.root, "game.jsonl")
+        if storage.exists(path):
+            last = _join(self.root, "last.jsonl")
+            try:
+                storage.remove(last)
+                import os
+
+                os.rename(path, last)
+            except OSError as err:
+                self._emit("fault", {"file": "game.jsonl", "message": str(err)})
+                storage.remove(path)
+
+    def _resume(self):
+        """Rebuild an unfinished game from game.jsonl (power cut), or show a finished one."""
+        path = _join(self.root, "game.jsonl")
+        if not storage.exists(path):
+            return
+        r = gamelog.Replay()
+        seats = None
+        last_t = 0
+        try:
+            for text in storage.read_lines(path):
+                status = r.feed(text)
+                if seats is None and r.game is not None:
+                    seats = _header_seats(text, r.game)  # the header line just read
+                if status == gamelog.BAD:
+                    self.problems.append("game.jsonl line %d skipped: %s" % (r.line, r.message))
+                elif r.input is not None:
+                    last_t = r.input[0]
+        except gamelog.LogError as err:
+            self.problems.append("game.jsonl: %s (not resumed)" % err)
+            self._set_aside(path)
+            return
+        except OSError as err:
+            self.problems.append("game.jsonl: %s (not resumed)" % err)
+            return
+        g = r.game
+        if g is None:
+            self.problems.append("game.jsonl: no header (not resumed)")
+            self._set_aside(path)
+            return
+        self.game = g
+        self.seats = seats
+        self.side = g.side
+        self.joined = [seats[g.first]] + [s for s in seats if s != seats[g.first]]
+        self._gt0 = self._now - last_t
+        self._last_turn = (g.turn, g.direction, g.over)
+        if g.awaiting_symbol and self.symbol_ms:
+            self._sym_deadline = self._now + self.symbol_ms
+        self.det.expect_rhino(bool(g.owes_rhino and not g.over))
+        self._emit("resumed", {"players": g.players, "seats": seats[:], "inputs": r.line - 1,
+                               "state": g.state()})
+
+    def _set_aside(self, path):
+        try:
+            storage.remove(path + ".bad")
+            import os
+
+            os.rename(path, path + ".bad")
+        except OSError:
+            pass
+
+    # ------------------------------------------------------------------ events
+
+    def _emit(self, name, fields):
+        ev = self._events
+        if len(ev) >= MAX_EVENTS:
+            ev.pop(0)
+            self.dropped_events += 1
+        ev.append(protocol.event(name, fields))
+
+    # ------------------------------------------------------------------ commands
+
+    def command(self, t_ms, line):
+        """One serial command line in, exactly one reply line out (no newline)."""
+        self._now = t_ms
+        try:
+            msg = protocol.parse(line)
+        except protocol.ProtocolError as err:
+            return protocol.error(str(err))
+        name = _COMMANDS.get(msg["cmd"])
+        if name is None:
+            return protocol.error("unknown command %r (try {\"cmd\": \"help\"})" % msg["cmd"])
+        try:
+            fields = getattr(self, name)(t_ms, msg)
+        except protocol.ProtocolError as err:
+            return protocol.error(str(err))
+        except ValueError as err:
+            return protocol.error(str(err))
+        except OSError as err:
+            return protocol.error("flash: %s" % err)
+        except Exception as err:  # never let a command kill the loop; KeyboardInterrupt passes
+            return protocol.error("internal error: %s: %s" % (type(err).__name__, err))
+        if fields is None:
+            fields = {}
+        rid = msg.get("id")
+        if type(rid) is int or type(rid) is str:
+            fields["id"] = rid
+        self._arm()
+        return protocol.ok(fields)
+
+    def _c_help(self, t, msg):
+        protocol.only(msg, ())
+        return {"commands": sorted(_COMMANDS), "version": VERSION,
+                "protocol": protocol.VERSION, "max_line": protocol.MAX_LINE}
+
+    def _c_status(self, t, msg):
+        protocol.only(msg, ())
+        cal = self.cal
+        f = {
+            "version": VERSION,
+            "protocol": protocol.VERSION,
+            "t_ms": t,
+            "phase": self.phase(),
+            "joined": self.joined[:],
+            "side": self.side,
+            "seats": self.seats[:] if self.game is not None else [],
+            "game": self.game.state() if self.game is not None else None,
+            "calibration": {"learned": cal.learned, "offset": cal.offset,
+                            "counts_per_gram": cal.counts_per_gram, "wall_g": cal.wall_g,
+                            "roof_g": cal.roof_g, "rhino_g": cal.rhino_g,
+                            "done": list(cal.done)},
+            "calibrating": self._calib_fields() if self.calib is not None else None,
+            "grams": self._grams(),
+            "stable": bool(getattr(self.det, "stable", False)),
+            "accel": self.accel,
+            "faults": self.faults[:],
+            "problems": self.problems[:],
+            "options": self._options(),
+            "streaming": self.streaming,
+            "tracing": self._trace_path is not None,
+            "menu_open": bool(self._menu_until),
+            "cues": self.seat_cues(),
+        }
+        if self.game is not None:
+            f["game_t_ms"] = t - self._gt0
+        return f
+
+    def _grams(self):
+        g = getattr(self.det, "grams", None)
+        if g is None:
+            return None
+        if type(g) is int:
+            return g
+        return round(g, 1)
+
+    def _c_new_game(self, t, msg):
+        protocol.only(msg, ("players", "seats", "first", "side"))
+        players = protocol.arg(msg, "players", protocol.INT, None, 2, 5)
+        seats = protocol.arg(msg, "seats", protocol.INT_LIST, None)
+        first = protocol.arg(msg, "first", protocol.INT, 0, 0, 4)
+        side = protocol.arg(msg, "side", protocol.STR, "easy", choices=rules.SIDES)
+        if self.calib is not None:
+            raise protocol.ProtocolError("calibration is running: cancel it first")
+        if players is None and seats is None:
+            self._to_lobby()
+            return {"phase": LOBBY}
+        if seats is not None:
+            if not 2 <= len(seats) <= 5:
+                raise protocol.ProtocolError("'seats' must list 2 to 5 seats")
+            for s in seats:
+                if not 0 <= s < SEATS:
+                    raise protocol.ProtocolError("seats are numbered 0 to 4, not %d" % s)
+            seats = sorted(seats)
+            for i in range(1, len(seats)):
+                if seats[i] == seats[i - 1]:
+                    raise protocol.ProtocolError("seat %d is listed twice" % seats[i])
+            if players is not None and players != len(seats):
+                raise protocol.ProtocolError("'players' and 'seats' disagree")
+        else:
+            seats = list(range(players))
+        if first >= len(seats):
+            raise protocol.ProtocolError("'first' must be a game seat from 0 to %d"
+                                         % (len(seats) - 1))
+        self._menu_until = 0
+        self.start_game(t, seats, first, side)
+        return {"phase": PLAY, "seats": self.seats[:], "game": self.game.state()}
+
+    def _calib_allowed(self):
+        g = self.game
+        if g is not None and not g.over:
+            raise protocol.ProtocolError("a game is in play: finish it or start a new game first")
+
+    def _c_tare(self, t, msg):
+        protocol.only(msg, ())
+        self._calib_allowed()
+        self._calib_seq = None
+        self._start_calib(t, "tare", 0)
+        return {"calibrating": self._calib_fields()}
+
+    def _c_calibrate(self, t, msg):
+        protocol.only(msg, ("grams", "cancel"))
+        if protocol.arg(msg, "cancel", protocol.BOOL, False):
+            if self.calib is None:
+                raise protocol.ProtocolError("no calibration is running")
+            self._calib_cancel()
+            return {"cancelled": True}
+        grams = protocol.arg(msg, "grams", protocol.NUMBER, required=True, lo=1, hi=5000)
+        self._calib_allowed()
+        self._calib_seq = None
+        self._start_calib(t, "scale", grams)
+        return {"calibrating": self._calib_fields()}
+
+    def _c_learn(self, t, msg):
+        protocol.only(msg, ("piece", "count"))
+        piece = protocol.arg(msg, "piece", protocol.STR, required=True, choices=_PIECES)
+        count = protocol.arg(msg, "count", protocol.INT, 3, 1, 9)
+        self._calib_allowed()
+        self._calib_seq = None
+        self._start_calib(t, piece, count)
+        return {"calibrating": self._calib_fields()}
+
+    def _c_stream(self, t, msg):
+        protocol.only(msg, ("on",))
+        on = protocol.arg(msg, "on", protocol.BOOL, required=True)
+        self.streaming = on
+        self._update_special()
+        return {"streaming": on, "meta": self._trace_meta()}
+
+    def _trace_meta(self):
+        cal = self.cal
+        m = {"sps": self.sps, "counts_per_gram": cal.counts_per_gram, "offset": cal.offset,
+             "wall_g": cal.wall_g, "roof_g": cal.roof_g, "rhino_g": cal.rhino_g,
+             "accel": cal.accel if self.accel else "none"}
+        g = self.game
+        if g is not None:
+            m["players"] = g.players
+            m["first"] = g.first
+            m["side"] = g.side
+        return m
+
+    def _c_trace(self, t, msg):
+        protocol.only(msg, ("to", "max_bytes"))
+        to = protocol.arg(msg, "to", protocol.STR, required=True,
+                          choices=("flash", "stream", "off"))
+        cap = protocol.arg(msg, "max_bytes", protocol.INT, 65536, 1024, TRACE_MAX_BYTES)
+        if to == "stream":
+            self.streaming = True
+            self._update_special()
+            return {"streaming": True, "meta": self._trace_meta()}
+        if to == "off":
+            stopped = self._trace_path is not None
+            if stopped:
+                self._trace_flush()
+                if self._trace_path is not None:
+                    self._trace_stop("stopped")
+            self.streaming = False
+            self._update_special()
+            return {"recording": False, "bytes": self._trace_bytes, "was_recording": stopped}
+        path = _join(self.root, "trace.csv")
+        if path is None:
+            raise protocol.ProtocolError("no flash here: use {\"to\": \"stream\"}")
+        head = "# rhinoref-trace 1\n"
+        meta = self._trace_meta()
+        for k in sorted(meta):
+            head += "# %s=%s\n" % (k, meta[k])
+        head += "t_ms,raw,ax,ay,az,input\n"
+        with open(path, "w") as f:
+            f.write(head)
+        self._trace_path = path
+        self._trace_rows = []
+        self._trace_bytes = len(head)
+        self._trace_max = cap
+        self._update_special()
+        return {"recording": True, "file": "trace", "max_bytes": cap}
+
+    def _c_cues(self, t, msg):
+        protocol.only(msg, ())
+        return {"seats": self.seat_cues(), "counts": self.seat_counts(),
+                "brightness": self.brightness, "leds_per_seat": len(self._frame) // 15}
+
+    def _c_press(self, t, msg):
+        protocol.only(msg, ("name",))
+        name = protocol.arg(msg, "name", protocol.STR, required=True)
+        base = name[:-5] if name.endswith("_long") else name
+        if base not in ("seat0", "seat1", "seat2", "seat3", "seat4", "menu") and \
+                base not in SYMBOL_BUTTONS:
+            raise protocol.ProtocolError("unknown button %r" % name)
+        self.press(t, name)
+        return {"phase": self.phase()}
+
+    def _c_inject(self, t, msg):
+        protocol.only(msg, ("in", "symbol", "seat", "symbols"))
+        kind = protocol.arg(msg, "in", protocol.STR, required=True, choices=rules.INPUTS)
+        symbol = seat = symbols = None
+        if kind == "symbol":
+            symbol = protocol.arg(msg, "symbol", protocol.STR, required=True,
+                                  choices=rules.SYMBOLS)
+        elif kind == "tiebreak":
+            seat = protocol.arg(msg, "seat", protocol.INT, required=True, lo=0, hi=4)
+            symbols = protocol.arg(msg, "symbols", protocol.INT, required=True, lo=0, hi=999)
+        g = self.game
+        if g is None:
+            raise protocol.ProtocolError("no game: start one with new_game")
+        status = self._input(t, kind, symbol, seat, symbols, src="host")
+        if status == rules.ERROR:
+            raise protocol.ProtocolError("refused: " + g.message)
+        f = {"status": "warning" if status == rules.WARNING else "ok", "state": g.state()}
+        if status == rules.WARNING:
+            f["warning"] = g.message
+        return f
+
+    def _c_options(self, t, msg):
+        protocol.only(msg, ("brightness", "grace_ms", "symbol_ms", "sps", "mirror"))
+        changed = len(msg) > (2 if "id" in msg else 1)
+        self._apply_options(msg)
+        if changed:
+            self._save_options()
+            self._dirty_cues()
+        return {"options": self._options()}
+
+    def _c_log(self, t, msg):
+        protocol.only(msg, ("file", "offset", "max"))
+        which = protocol.arg(msg, "file", protocol.STR, "game", choices=("game", "last", "trace"))
+        offset = protocol.arg(msg, "offset", protocol.INT, 0, 0)
+        size = protocol.arg(msg, "max", protocol.INT, 512, 1, 1024)
+        if which == "trace":
+            self._trace_flush()
+        if self.root is None:
+            if which == "trace":
+                raise protocol.ProtocolError("no trace here")
+            lines = self.log_lines if which == "game" else getattr(self, "last_lines", None)
+            if lines is None:
+                raise protocol.ProtocolError("no %s log" % which)
+            blob = ("\n".join(lines) + "\n").encode() if lines else b""
+            total = len(blob)
+            data = blob[offset:offset + size]
+        else:
+            name = {"game": "game.jsonl", "last": "last.jsonl", "trace": "trace.csv"}[which]
+            path = _join(self.root, name)
+            try:
+                import os
+
+                total = os.stat(path)[6]
+            except OSError:
+                raise protocol.ProtocolError("no %s log on the flash" % which)
+            with open(path, "rb") as f:
+                f.seek(offset)
+                data = f.read(size)
+        nxt = offset + len(data)
+        return {"file": which, "offset": offset, "next": nxt, "size": total,
+                "eof": nxt >= total, "data": data.decode()}
+
+
+def _header_seats(text, game):
+    """Physical seats from a game log header's extra "seats" field (else 0..players-1)."""
+    n = game.players
+    try:
+        d = json.loads(text)
+        seats = d.get("seats")
+        if type(seats) is list and len(seats) == n:
+            ok = True
+            for i in range(n):
+                s = seats[i]
+                if type(s) is not int or not 0 <= s < SEATS or (i and s <= seats[i - 1]):
+                    ok = False
+            if ok:
+                return seats
+    except ValueError:
+        pass
+    return list(range(n))
+
+
+def _input_column(base, long):
+    """The trace's input column for a button (SPEC 3.2: ``seat:2``, ``symbol:skip``, ``menu``)."""
+    if base.startswith("seat"):
+        col = "seat:" + base[4:]
+    elif base in SYMBOL_BUTTONS:
+        col = "symbol:" + base
+    else:
+        col = base
+    return col + ":long" if long else col
+
+
+def _hex(buf):
+    import binascii
+
+    return binascii.hexlify(buf).decode()

@@ -1,0 +1,327 @@
+"""Light cues: a table of named cues, each told apart by PATTERN as well as colour.
+
+Usage::
+
+    from referee import cues
+    frame = bytearray(3 * 30)                       # 5 seats x 6 LEDs, GRB bytes
+    cues.render(frame, t_ms, [["turn_cw"], ["skipped"], [], ["draw", "turn_cw"], []], 128)
+    cues.CUES["draw"]                               # (pattern, colour, colour2, meaning)
+
+Each seat owns ``len(frame) // 15`` consecutive LEDs (seat 0 first, the strip runs clockwise,
+and inside a seat LED 0 -> LED n-1 also runs clockwise). A seat shows a list of cue names: the
+first fills the seat's LEDs; a ``turn_cw``/``turn_ccw`` later in the list is drawn as a green
+comet running over it, so whose turn it is and which way play goes stay visible whatever else
+the seat must show. ``tiebreak`` and ``menu`` show a count (``counts[seat]``) as lit LEDs.
+
+Frames are GRB byte order (what a WS2812B wants; ``neopixel.NeoPixel.buf`` has the same layout),
+3 bytes per LED. Brightness is applied in three steps, all integer:
+1. the family's brightness (1-255) scales every colour,
+2. no channel exceeds ``CHANNEL_MAX`` (per-LED cap),
+3. the whole frame's estimated current stays under ``LED_BUDGET_MA`` (see below): when a frame
+   would draw more, all bytes are scaled down together.
+
+Current budget (docs/board.md): a USB 2.0 port gives 500 mA. The Pico takes ~25-50 mA, the HX711
+with its 1 kg cell ~6 mA, the MPU-6050 ~4 mA, and each WS2812B draws ~1 mA even when dark
+(30 mA for 30 LEDs). With a 60 mA margin that leaves 350 mA for the LED colours. A WS2812B
+channel at 255 draws ~20 mA, so a frame may hold at most 350 * 255 / 20 = 4462 in its byte sum.
+
+Pure: no machine import, no clock of its own (time comes in as ``t_ms``); rendering a frame
+allocates nothing.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+SEATS = const(5)
+# One animation step: frames are re-rendered at most every STEP_MS while something moves.
+STEP_MS = const(50)
+CHANNEL_MAX = const(200)
+LED_BUDGET_MA = const(350)
+MA_PER_CHANNEL_FULL = const(20)
+# Largest sum of all frame bytes that keeps the estimate under LED_BUDGET_MA.
+FRAME_SUM_MAX = LED_BUDGET_MA * 255 // MA_PER_CHANNEL_FULL
+
+# Patterns (ints so the renderer branches cheaply).
+OFF = const(0)
+SOLID = const(1)  # steady
+SPLIT = const(2)  # steady, two colours: first half / second half
+PULSE = const(3)  # breathing, 2 s
+CHASE = const(4)  # a comet running clockwise (param 1) or counter-clockwise (param -1)
+HALVES = const(5)  # first half and second half blink in turn, 2.5 Hz
+BLINK_SLOW = const(6)  # all on/off, 1 Hz
+BLINK_FAST = const(7)  # all on/off, 4 Hz
+DOUBLE = const(8)  # two short flashes, pause (1.2 s)
+TRIPLE = const(9)  # three short flashes, pause (1.6 s)
+CHECKER = const(10)  # odd and even LEDs swap, 3.3 Hz
+BOUNCE = const(11)  # one dot running up and back (climbing)
+WIPE = const(12)  # LEDs fill one by one clockwise, then clear
+RAINBOW = const(13)  # moving rainbow (ignores colour)
+TWINKLE = const(14)  # dim colour with one bright LED hopping
+DOT = const(15)  # only the middle LED, steady
+COUNT = const(16)  # `count` LEDs steady, the next one blinking (a cursor)
+SPIN = const(17)  # one comet around the WHOLE table
+BAR = const(18)  # `count` LEDs steady, the rest dim
+
+PATTERN_NAMES = (
+    "off", "solid", "split", "pulse", "chase", "alternating halves", "slow blink", "fast blink",
+    "double flash", "triple flash", "checker", "bounce", "wipe", "rainbow", "twinkle", "dot",
+    "count", "spin", "bar",
+)
+
+WHITE = (255, 255, 255)
+WARM = (255, 170, 90)
+GREEN = (0, 255, 0)
+CYAN = (0, 200, 255)
+BLUE = (0, 40, 255)
+RED = (255, 0, 0)
+ORANGE = (255, 90, 0)
+YELLOW = (255, 220, 0)
+PURPLE = (150, 0, 255)
+PINK = (255, 40, 140)
+GOLD = (255, 150, 0)
+BLACK = (0, 0, 0)
+
+# name -> (pattern, colour, colour2, param, meaning). The order gives each cue its id.
+_TABLE = (
+    ("off", OFF, BLACK, BLACK, 0, "nothing"),
+    ("waiting", PULSE, WHITE, BLACK, 0, "waiting for players: press your seat button to join"),
+    ("joined", SOLID, CYAN, BLACK, 0, "seat joined the next game (easy side)"),
+    ("joined_expert", SPLIT, CYAN, ORANGE, 0, "seat joined the next game (expert side)"),
+    ("turn_cw", CHASE, GREEN, BLACK, 1, "your turn; play goes clockwise"),
+    ("turn_ccw", CHASE, GREEN, BLACK, -1, "your turn; play goes counter-clockwise"),
+    ("skipped", HALVES, RED, BLACK, 0, "you are skipped this round"),
+    ("draw", BLINK_SLOW, BLUE, BLACK, 0, "take a card from the pile"),
+    ("rhino_owed", BOUNCE, ORANGE, BLACK, 0, "move Rhino Hero first"),
+    ("double", DOUBLE, PURPLE, BLACK, 0, "double: build again and place a second roof"),
+    ("handover", WIPE, PINK, BLACK, 0, "hand one of your cards to your right-hand neighbour"),
+    ("tiebreak", COUNT, WARM, BLACK, 0, "tie: press your seat button once per special card"),
+    ("warning", BLINK_FAST, YELLOW, BLACK, 0, "out of order: counted, but not as the rules say"),
+    ("error", CHECKER, WHITE, BLACK, 0, "refused: that input means nothing now"),
+    ("winner", RAINBOW, WHITE, BLACK, 0, "you won"),
+    ("loser", DOT, RED, BLACK, 0, "you lost"),
+    ("all_win", TWINKLE, GOLD, BLACK, 0, "everyone wins"),
+    ("calibrating", SPIN, BLUE, BLACK, 0, "calibration in progress: keep the table still"),
+    ("fault", TRIPLE, RED, BLACK, 0, "sensor fault: see the status"),
+    ("menu", BAR, PURPLE, BLACK, 0, "parent menu open (bar = brightness level)"),
+)
+
+NAMES = tuple(row[0] for row in _TABLE)
+CUES = {}
+for _row in _TABLE:
+    CUES[_row[0]] = _row[1:]
+_IDS = {}
+for _i, _n in enumerate(NAMES):
+    _IDS[_n] = _i
+# Flat tables indexed by cue id, for the renderer.
+_PAT = bytes(row[1] for row in _TABLE)
+_COL = tuple(row[2] for row in _TABLE)
+_COL2 = tuple(row[3] for row in _TABLE)
+_PARAM = tuple(row[4] for row in _TABLE)
+
+ID_OFF = const(0)
+ID_TURN_CW = const(4)
+ID_TURN_CCW = const(5)
+# Patterns that never change over time: a frame made only of these is rendered once.
+_STATIC = (OFF, SOLID, SPLIT, DOT, BAR)
+
+
+def cue_id(name):
+    """The id of a cue name; ValueError with a sentence for an unknown name."""
+    try:
+        return _IDS[name]
+    except KeyError:
+        raise ValueError("unknown cue %r" % (name,))
+
+
+def is_animated(cue):
+    """True when cue id ``cue`` changes over time."""
+    return _PAT[cue] not in _STATIC
+
+
+def _tri(t, period):
+    """Triangle wave 0..255 over ``period`` ms."""
+    p = t % period
+    half = period >> 1
+    if p < half:
+        return p * 255 // half
+    return (period - p) * 255 // half
+
+
+def _wheel(pos):
+    """Colour wheel 0..255 -> (r, g, b) without floats."""
+    pos &= 255
+    if pos < 85:
+        return 255 - pos * 3, pos * 3, 0
+    if pos < 170:
+        pos -= 85
+        return 0, 255 - pos * 3, pos * 3
+    pos -= 170
+    return pos * 3, 0, 255 - pos * 3
+
+
+def _put(frame, i, r, g, b, level):
+    """Set LED i (GRB) to colour scaled by level (0..255), capped per channel."""
+    j = 3 * i
+    g = g * level >> 8
+    r = r * level >> 8
+    b = b * level >> 8
+    frame[j] = g if g < CHANNEL_MAX else CHANNEL_MAX
+    frame[j + 1] = r if r < CHANNEL_MAX else CHANNEL_MAX
+    frame[j + 2] = b if b < CHANNEL_MAX else CHANNEL_MAX
+
+
+def _seat(frame, seat, n, cue, t, level, count):
+    """Fill seat ``seat``'s ``n`` LEDs with cue id ``cue`` at time ``t``."""
+    base = seat * n
+    pat = _PAT[cue]
+    r, g, b = _COL[cue]
+    if pat == OFF:
+        for i in range(base, base + n):
+            _put(frame, i, 0, 0, 0, 0)
+        return
+    for k in range(n):
+        lv = 0  # 0..255 intensity of this LED
+        if pat == SOLID:
+            lv = 255
+        elif pat == SPLIT:
+            if k >= n >> 1:
+                r2, g2, b2 = _COL2[cue]
+                _put(frame, base + k, r2, g2, b2, level)
+                continue
+            lv = 255
+        elif pat == PULSE:
+            lv = 20 + _tri(t, 2000) * 235 // 255
+        elif pat == CHASE:
+            head = (t // 120) % n
+            if _PARAM[cue] < 0:
+                head = n - 1 - head
+            d = (k - head) * -_PARAM[cue] % n  # how far behind the head
+            lv = 255 if d == 0 else (70 if d == 1 else (20 if d == 2 else 0))
+        elif pat == HALVES:
+            first = (t // 400) & 1
+            lv = 255 if (k < n >> 1) == (first == 0) else 0
+        elif pat == BLINK_SLOW:
+            lv = 255 if t % 1000 < 500 else 0
+        elif pat == BLINK_FAST:
+            lv = 255 if t % 250 < 125 else 0
+        elif pat == DOUBLE:
+            p = t % 1200
+            lv = 255 if p < 120 or 240 <= p < 360 else 0
+        elif pat == TRIPLE:
+            p = t % 1600
+            lv = 255 if p < 120 or 240 <= p < 360 or 480 <= p < 600 else 0
+        elif pat == CHECKER:
+            lv = 255 if (k + t // 300) & 1 else 0
+        elif pat == BOUNCE:
+            span = 2 * n - 2 if n > 1 else 1
+            p = (t // 100) % span
+            pos = p if p < n else span - p
+            lv = 255 if k == pos else 12
+        elif pat == WIPE:
+            p = (t // 150) % (n + 3)
+            lv = 255 if k < p and p <= n else 0
+        elif pat == RAINBOW:
+            r, g, b = _wheel(k * 256 // n + t // 8)
+            lv = 255
+        elif pat == TWINKLE:
+            hop = ((t // 150) * 7 + seat * 3) % n
+            lv = 255 if k == hop else 40
+        elif pat == DOT:
+            lv = 255 if k == n >> 1 else 0
+        elif pat == COUNT:
+            if k < count:
+                lv = 255
+            elif k == count or (count >= n and k == n - 1):
+                lv = 255 if t % 600 < 300 else 0
+            else:
+                lv = 8
+        elif pat == SPIN:
+            total = n * SEATS
+            head = (t // 40) % total
+            d = (head - (base + k)) % total
+            lv = 255 if d == 0 else (80 if d == 1 else (25 if d == 2 else 6))
+        elif pat == BAR:
+            lv = 255 if k < count else 16
+        _put(frame, base + k, r, g, b, level * lv >> 8)
+
+
+def _comet(frame, seat, n, direction, t, level):
+    """The turn comet drawn over another cue: one bright green LED running with the play."""
+    head = (t // 120) % n
+    if direction < 0:
+        head = n - 1 - head
+    _put(frame, seat * n + head, 0, 255, 0, level)
+
+
+def cap_current(frame):
+    """Scale the whole frame down when its current estimate is over budget. Returns the sum."""
+    total = sum(frame)
+    if total > FRAME_SUM_MAX:
+        # Fixed point: keep the product under 2**30 (small ints, no heap on MicroPython).
+        scale = FRAME_SUM_MAX * 1024 // total
+        for i in range(len(frame)):
+            frame[i] = frame[i] * scale >> 10
+        total = sum(frame)
+    return total
+
+
+def current_ma(frame):
+    """Estimated LED colour current of a frame in mA (dark-LED idle current not included)."""
+    return sum(frame) * MA_PER_CHANNEL_FULL // 255
+
+
+def render_ids(frame, t_ms, main, overlay, counts, brightness):
+    """Render cue ids: ``main[s]`` fills seat s, ``overlay[s]`` is 0, 1 (comet cw) or 2 (ccw).
+
+    ``main``/``overlay``/``counts`` are sequences of 5 small ints (bytearrays on the board).
+    """
+    n = len(frame) // (3 * SEATS)
+    level = brightness if brightness < 255 else 255
+    if level < 1:
+        level = 1
+    for s in range(SEATS):
+        _seat(frame, s, n, main[s], t_ms, level, counts[s])
+        o = overlay[s]
+        if o:
+            _comet(frame, s, n, 1 if o == 1 else -1, t_ms, level)
+    return cap_current(frame)
+
+
+def split(seat_cues, main, overlay):
+    """Turn per-seat lists of names into ids in ``main`` and ``overlay`` (bytearrays of 5)."""
+    for s in range(SEATS):
+        names = seat_cues[s] if s < len(seat_cues) else ()
+        main[s] = cue_id(names[0]) if names else ID_OFF
+        overlay[s] = 0
+        for name in names[1:]:
+            c = cue_id(name)
+            if c == ID_TURN_CW:
+                overlay[s] = 1
+            elif c == ID_TURN_CCW:
+                overlay[s] = 2
+
+
+def render(frame, t_ms, seat_cues, brightness, counts=None):
+    """Fill ``frame`` for per-seat lists of cue names (host tools and tests use this form).
+
+    Returns the byte sum of the frame after the current cap.
+    """
+    main = bytearray(SEATS)
+    overlay = bytearray(SEATS)
+    split(seat_cues, main, overlay)
+    return render_ids(frame, t_ms, main, overlay, counts or bytes(SEATS), brightness)
+
+
+def describe():
+    """The cue table as plain data: list of dicts (docs, host renderers)."""
+    out = []
+    for name in NAMES:
+        pat, col, col2, param, meaning = CUES[name]
+        out.append({"name": name, "pattern": PATTERN_NAMES[pat], "colour": list(col),
+                    "colour2": list(col2), "param": param, "meaning": meaning})
+    return out
