@@ -492,3 +492,159 @@ def _op(emit, name):
         return emit._word(name, *args)
 
     return instr
+
+
+# --- I2C accelerometers -----------------------------------------------------------------------
+
+
+class FakeI2C:
+    """A ``machine.I2C`` look-alike holding register-level devices (by their ``addr``).
+
+    A missing address raises ``OSError(5)`` (EIO: no acknowledge), as the RP2 port does.
+    ``broken = True`` makes every transfer, and ``scan``, fail like a bus with SDA stuck low.
+    """
+
+    def __init__(self, *devices):
+        self.devices = {}
+        for d in devices:
+            self.devices[d.addr] = d
+        self.broken = False
+
+    def _dev(self, addr):
+        if self.broken or addr not in self.devices:
+            raise OSError(5)
+        return self.devices[addr]
+
+    def scan(self):
+        if self.broken:
+            raise OSError(5)
+        return sorted(self.devices)
+
+    def readfrom_mem_into(self, addr, memaddr, buf, addrsize=8):
+        self._dev(addr).fill(memaddr, buf)
+
+    def readfrom_mem(self, addr, memaddr, n, addrsize=8):
+        buf = bytearray(n)
+        self._dev(addr).fill(memaddr, buf)
+        return bytes(buf)
+
+    def writeto_mem(self, addr, memaddr, buf, addrsize=8):
+        self._dev(addr).write(memaddr, buf)
+
+
+class _Regs:
+    """A register file: 256 bytes, burst reads increment the address (when ``_inc`` says)."""
+
+    def __init__(self, addr):
+        self.addr = addr
+        self.regs = bytearray(256)
+        self.writes = []
+        self.mg = (0, 0, 0)
+
+    def _inc(self, memaddr):
+        return True
+
+    def _reg(self, memaddr):
+        return memaddr & 0xFF
+
+    def fill(self, memaddr, buf):
+        # no allocation here: the drivers' read_into is measured through this
+        reg = self._reg(memaddr)
+        regs = self.regs
+        if self._inc(memaddr):
+            for i in range(len(buf)):
+                buf[i] = regs[(reg + i) & 0xFF]
+        else:
+            for i in range(len(buf)):
+                buf[i] = regs[reg]
+
+    def write(self, memaddr, buf):
+        reg = self._reg(memaddr)
+        for i in range(len(buf)):
+            self.writes.append((reg + i, buf[i]))
+            self.regs[reg + i] = buf[i]
+        self._update()
+
+    def set_mg(self, ax, ay, az):
+        """The acceleration the part feels, in milli-g."""
+        self.mg = (ax, ay, az)
+        self._update()
+
+    def _update(self):
+        pass
+
+
+def _clamp16(v):
+    return 32767 if v > 32767 else (-32768 if v < -32768 else v)
+
+
+class FakeMPU6050(_Regs):
+    """MPU-6050 registers: WHO_AM_I 0x75, PWR_MGMT_1 0x6B (resets to 0x40: asleep),
+    CONFIG 0x1A, SMPLRT_DIV 0x19, ACCEL_CONFIG 0x1C (AFS_SEL bits 4:3: 16384 counts/g >> n),
+    ACCEL_XOUT_H..ACCEL_ZOUT_L 0x3B-0x40 big-endian. Asleep, the data registers read 0."""
+
+    def __init__(self, addr=0x68, who=0x68):
+        super().__init__(addr)
+        self.regs[0x75] = who
+        self.regs[0x6B] = 0x40
+        self._update()
+
+    def _update(self):
+        regs = self.regs
+        asleep = regs[0x6B] & 0x40
+        per_g = 16384 >> ((regs[0x1C] >> 3) & 3)
+        for i in range(3):
+            v = 0 if asleep else _clamp16(self.mg[i] * per_g // 1000)
+            regs[0x3B + 2 * i] = (v >> 8) & 0xFF
+            regs[0x3C + 2 * i] = v & 0xFF
+
+
+class FakeLIS3DH(_Regs):
+    """LIS3DH registers: WHO_AM_I 0x0F = 0x33, CTRL_REG1 0x20 (ODR bits 7:4; 0 = power-down),
+    CTRL_REG4 0x23 (FS bits 5:4, HR bit 3), OUT_X_L 0x28.. little-endian, left-justified.
+    A burst only increments the address when its MSB is set (datasheet 6.1.1)."""
+
+    def __init__(self, addr=0x18):
+        super().__init__(addr)
+        self.regs[0x0F] = 0x33
+        self.regs[0x20] = 0x07
+        self._update()
+
+    def _inc(self, memaddr):
+        return bool(memaddr & 0x80)
+
+    def _reg(self, memaddr):
+        return memaddr & 0x7F
+
+    def _update(self):
+        regs = self.regs
+        on = regs[0x20] >> 4
+        fs = (regs[0x23] >> 4) & 3
+        hr = regs[0x23] & 0x08
+        mg_per_digit = (1 << fs) if hr else (4 << fs)  # 12-bit HR / 10-bit normal
+        shift = 4 if hr else 6
+        for i in range(3):
+            v = 0 if not on else _clamp16((self.mg[i] // mg_per_digit) << shift)
+            regs[0x28 + 2 * i] = v & 0xFF
+            regs[0x29 + 2 * i] = (v >> 8) & 0xFF
+
+
+class FakeADXL345(_Regs):
+    """ADXL345 registers: DEVID 0x00 = 0xE5, BW_RATE 0x2C, POWER_CTL 0x2D (Measure bit 3; the
+    part starts in standby: data reads 0), DATA_FORMAT 0x31 (FULL_RES bit 3, range bits 1:0),
+    DATAX0 0x32.. little-endian; 256 counts/g in full resolution, else 256 >> range."""
+
+    def __init__(self, addr=0x53):
+        super().__init__(addr)
+        self.regs[0x00] = 0xE5
+        self._update()
+
+    def _update(self):
+        regs = self.regs
+        measure = regs[0x2D] & 0x08
+        rng = regs[0x31] & 3
+        per_g = 256 if regs[0x31] & 0x08 else 256 >> rng
+        for i in range(3):
+            v = 0 if not measure else _clamp16(self.mg[i] * per_g // 1000)
+            regs[0x32 + 2 * i] = v & 0xFF
+            regs[0x33 + 2 * i] = (v >> 8) & 0xFF
