@@ -1,0 +1,758 @@
+"""The simulated table: a load cell under the tower, an HX711, an accelerometer, and people.
+
+Usage::
+
+    from rhinoref.table import Table
+    t = Table(seed=1, sps=80, accel=True, noise="datasheet")   # or noise="worse"
+    cal = t.calibration()          # what the board would have learned (with its errors)
+    t.idle(2000); t.place_wall(); t.place_roof(); t.move_rhino(); t.collapse("partial")
+    while t.busy():
+        t_ms, raw, ax, ay, az, inp = t.next_sample()
+    print(t.truth)                 # [(t_ms, "wall"), (t_ms, "roof"), (t_ms, "rhino"), ...]
+
+Actions queue up one after the other (each starts when the previous one has finished); they
+return nothing and record ground truth in ``t.truth`` as ``(t_ms, name)``: settle time (the
+hand has left) for placements, the ONSET for collapses. ``next_sample()`` makes idle samples
+when nothing is queued, so a caller can pull forever.
+
+The physics and every number are in docs/detector.md ("The simulated table"). In short:
+
+* A 1 kg, 1 mV/V bar cell on an HX711 at gain 128: 2147.5 counts per gram (ratiometric, the
+  excitation cancels), times the cell's own sensitivity (+-10 %), sign flipped when mounted
+  the other way up. Input-referred noise 90 nV (80 SPS) / 50 nV (10 SPS) at 4.3 V excitation:
+  45 / 25 counts rms (0.021 / 0.012 g). ``noise="worse"``: 4x the noise, 10x the spikes, 3x
+  the creep and drift, more timing jitter (a cheap module on a noisy supply).
+* Lone spikes: one sample replaced by 2**n - 1 or with its low n bits set.
+* Creep: a first-order lag toward 0.2 % (worse 0.6 %) of the load, time constant 5-15 min.
+  Temperature drift: a slow sine of 0.2-1.5 g (worse x3) plus a ramp.
+* Timing: the HX711's own oscillator (+-2 %), a read jitter of 0-2 ms and now and then a
+  late read.
+* Pieces drawn per set from the SPEC ranges (wall 1.7-2.8 g, roof 3.5-6 g, Rhino Hero 3-8 g),
+  each piece +-2 %.
+* Hands: finger pressure while placing (2-35 g, tremor), release, then the tower rings.
+  Rhino Hero is lifted, carried in the hand (0.5-2 s) and set down.
+* The platform (40-120 g above the cell) and the tower shake with the table in a bump: the
+  load sees their inertia (mass x vertical acceleration).
+* Collapses: the falling part first loses weight (it tips and falls), then leaves the platform
+  (total, partial, a roof sliding off) or lands on it (an impact, ringing, little net change).
+"""
+
+import math
+import random
+
+# -- the load cell and the converter (see docs/detector.md) --------------------------------------
+COUNTS_PER_GRAM = 2147.5          # 1e-3 V/V * 128 * 2**24 / 1000 g
+EXCITATION_V = 4.3
+COUNTS_PER_VOLT = 2**23 / (0.5 * EXCITATION_V / 128)
+NOISE_NV = {80: 90.0, 10: 50.0}   # HX711 datasheet, input-referred rms at gain 128
+
+WALL_RANGE = (1.7, 2.8)
+ROOF_RANGE = (3.5, 6.0)
+RHINO_RANGE = (3.0, 8.0)
+PIECE_SD = 0.02                   # per-piece variation within a set
+
+COLLAPSE_KINDS = ("total", "partial", "on_platform", "roof_slide")
+
+_NOISE = {
+    #            noise x, spikes per sample, creep frac, drift amplitude g, jitter ms
+    "datasheet": (1.0, 2e-4, 0.002, (0.2, 1.5), 2.0),
+    "worse": (4.0, 2e-3, 0.006, (0.6, 4.5), 4.0),
+}
+
+# trace input names: the board's button names <-> the trace column (SPEC 3.2)
+_SYMBOLS = ("none", "reverse", "skip", "draw", "double", "rhino")
+
+
+class _Ring:
+    """A damped sine on the load (grams) and/or the accelerometer (milli-g)."""
+
+    __slots__ = ("t0", "t1", "amp", "w", "tau", "acc", "ph", "inertial", "freq", "att")
+
+    def __init__(self, t0, amp, freq, tau, acc=None, ph=0.0, inertial=False):
+        self.t0 = t0
+        self.freq = freq
+        self.att = 1.0   # the HX711 averaging over one conversion (set by the table)
+        self.t1 = t0 + 6 * tau
+        self.amp = amp
+        self.w = 2 * math.pi * freq / 1000.0
+        self.tau = tau
+        self.acc = acc  # (kx, ky, kz) milli-g per unit of the sine, or None
+        self.ph = ph
+        self.inertial = inertial
+
+    def value(self, t):
+        dt = t - self.t0
+        if dt < 0:
+            return 0.0
+        return math.exp(-dt / self.tau) * math.sin(self.w * dt + self.ph)
+
+
+class _Press:
+    """Finger force: rise, hold with tremor, release (grams)."""
+
+    __slots__ = ("t0", "t1", "p", "rise", "hold_end", "fall", "a1", "w1", "p1", "a2", "w2", "p2")
+
+    def __init__(self, rng, t0, p, rise, hold, fall):
+        self.t0 = t0
+        self.p = p
+        self.rise = rise
+        self.hold_end = t0 + rise + hold
+        self.fall = fall
+        self.t1 = self.hold_end + fall
+        self.a1 = rng.uniform(0.03, 0.10)      # physiological tremor, 8-12 Hz
+        self.w1 = 2 * math.pi * rng.uniform(8, 12) / 1000.0
+        self.p1 = rng.uniform(0, 6.28)
+        self.a2 = rng.uniform(0.05, 0.20)      # slow wander of the push, 1-3 Hz
+        self.w2 = 2 * math.pi * rng.uniform(1, 3) / 1000.0
+        self.p2 = rng.uniform(0, 6.28)
+
+    def value(self, t):
+        dt = t - self.t0
+        if dt < 0 or t >= self.t1:
+            return 0.0
+        if dt < self.rise:
+            env = dt / self.rise
+        elif t < self.hold_end:
+            env = 1.0
+        else:
+            env = 1.0 - (t - self.hold_end) / self.fall
+        return self.p * env * (1.0 + self.a1 * math.sin(self.w1 * dt + self.p1)
+                               + self.a2 * math.sin(self.w2 * dt + self.p2))
+
+
+class _Lin:
+    """A load going linearly from v0 to v1 over [t0, t1) (grams), nothing outside: a mass
+    arriving is then folded into the static load by a scheduled change."""
+
+    __slots__ = ("t0", "t1", "v0", "k")
+
+    def __init__(self, t0, t1, v0, v1):
+        self.t0 = t0
+        self.t1 = max(t1, t0 + 1)
+        self.v0 = v0
+        self.k = (v1 - v0) / (self.t1 - t0)
+
+    def value(self, t):
+        if t < self.t0 or t >= self.t1:
+            return 0.0
+        return self.v0 + self.k * (t - self.t0)
+
+
+class _Collapse:
+    """Part of the tower falling: from t0 it loses weight as it tips (quadratic growth to
+    ``dip`` grams over ``grow`` ms), then goes linearly to ``-gone`` at t1 (cards leaving the
+    platform, or landing on it when ``gone`` equals ``dip``... the impact is separate). The
+    static load is changed at t1 by a scheduled change."""
+
+    __slots__ = ("t0", "t1", "grow", "dip", "gone")
+
+    def __init__(self, t0, grow, t1, dip, gone):
+        self.t0 = t0
+        self.grow = grow
+        self.t1 = max(t1, t0 + grow + 1)
+        self.dip = dip
+        self.gone = gone
+
+    def value(self, t):
+        dt = t - self.t0
+        if dt < 0 or t >= self.t1:
+            return 0.0
+        if dt < self.grow:
+            x = dt / self.grow
+            return -self.dip * x * x
+        x = (dt - self.grow) / (self.t1 - self.t0 - self.grow)
+        return -self.dip + (self.dip - self.gone) * x
+
+
+class _Tilt:
+    """Leaning on the table: the accelerometer sees a slow tilt (milli-g), up, hold, down."""
+
+    __slots__ = ("t0", "t1", "kx", "ky", "ramp")
+
+    def __init__(self, t0, dur, kx, ky, ramp):
+        self.t0 = t0
+        self.t1 = t0 + dur
+        self.kx = kx
+        self.ky = ky
+        self.ramp = ramp
+
+    def value(self, t):
+        dt = t - self.t0
+        if dt < 0 or t >= self.t1:
+            return 0.0
+        if dt < self.ramp:
+            return dt / self.ramp
+        if self.t1 - t < self.ramp:
+            return (self.t1 - t) / self.ramp
+        return 1.0
+
+
+class TableCalibration:
+    """What the board learned in calibration (attributes as ``referee.calibration``)."""
+
+    def __init__(self, offset, counts_per_gram, wall_g, roof_g, rhino_g, sps, accel):
+        self.offset = offset
+        self.counts_per_gram = counts_per_gram
+        self.wall_g = wall_g
+        self.roof_g = roof_g
+        self.rhino_g = rhino_g
+        self.sps = sps
+        self.accel = accel
+        self.learned = True
+
+    def grams(self, raw):
+        return (raw - self.offset) / self.counts_per_gram
+
+
+class Table:
+    """A simulated table (see the module docstring)."""
+
+    def __init__(self, seed=1, sps=80, accel=True, noise="datasheet", masses=None):
+        if sps not in (10, 80):
+            raise ValueError("sps must be 10 or 80 (the HX711 RATE pin)")
+        if noise not in _NOISE:
+            raise ValueError("noise must be 'datasheet' or 'worse'")
+        rng = self.rng = random.Random(seed)
+        self.sps = sps
+        self.accel = bool(accel)
+        self.noise = noise
+        nx, self._p_spike, creep, drift, self._jitter = _NOISE[noise]
+        # The cell and converter.
+        sens = rng.uniform(0.9, 1.1)
+        sign = -1 if rng.random() < 0.2 else 1
+        self._cpg = sign * COUNTS_PER_GRAM * sens
+        self._noise_counts = nx * NOISE_NV[sps] * 1e-9 * COUNTS_PER_VOLT
+        self._offset = int(rng.uniform(-300000, 300000))
+        self._period = 1000.0 / sps * (1 + rng.uniform(-0.02, 0.02))
+        self._window = 1000.0 / sps          # the conversion averages over the period
+        self._nsub = 1 if sps >= 40 else 5
+        self._creep_frac = creep * rng.uniform(0.5, 1.5)
+        self._creep_tau = rng.uniform(5, 15) * 60000.0
+        self._creep = 0.0
+        self._drift_a = rng.uniform(*drift)
+        self._drift_w = 2 * math.pi / (rng.uniform(20, 60) * 60000.0)
+        self._drift_ph = rng.uniform(0, 6.28)
+        self._drift_slope = rng.uniform(-0.5, 0.5) * drift[1] / 3600000.0
+        self._platform_g = rng.uniform(40, 120)
+        # Accelerometer: mounting tilt and noise (MPU-6050 ~3 mg rms per axis with the DLPF).
+        self._acc_rest = (rng.uniform(-30, 30), rng.uniform(-30, 30), 1000 + rng.uniform(-20, 20))
+        self._acc_noise = [rng.gauss(0, 3.0) for _ in range(4099)]
+        self._acc_i = 0
+        # The pieces of this set.
+        if masses is None:
+            masses = {
+                "wall": rng.uniform(*WALL_RANGE),
+                "roof": rng.uniform(*ROOF_RANGE),
+                "rhino": rng.uniform(*RHINO_RANGE),
+            }
+        self.masses = dict(masses)
+        self._rhino_m = self.masses["rhino"]
+        # State.
+        self._t = rng.uniform(0, self._period)   # float ms of the next sample
+        self.now_ms = 0
+        self._cursor = 0.0                       # when the queued actions end
+        self._static = 0.0                       # grams on the platform at rest (tared zero)
+        self._comps = []                         # active load/accel contributions
+        self._pending = []                       # (t, kind, obj) sorted by t
+        self._inputs = []                        # (t, name) button presses
+        self._pieces = []                        # the tower: [kind, mass], bottom to top
+        self._rhino_idx = None                   # index in _pieces of the roof he stands on
+        self._rhino_off = False                  # lifted, in a hand
+        self.truth = []
+        self.players = None
+        self.first = None
+        self.side = None
+        self.collapsed = False
+
+    # -- facts for bots, renderers, metadata ----------------------------------------------------
+    @property
+    def tower_walls(self):
+        return sum(1 for p in self._pieces if p[0] == "wall")
+
+    @property
+    def tower_roofs(self):
+        return sum(1 for p in self._pieces if p[0] == "roof")
+
+    @property
+    def rhino_on_tower(self):
+        return self._rhino_idx is not None and not self._rhino_off
+
+    def busy(self):
+        """True while queued actions have not all played out."""
+        return self._cursor > self._t or bool(self._pending)
+
+    def calibration(self):
+        """The calibration the board would have learned: tare, a 100 g known mass and a few
+        placements of each piece, each with the errors a real calibration has."""
+        rng = random.Random(self.rng.random())
+        cpg = self._cpg * (1 + rng.gauss(0, 0.002))
+        sd = self._noise_counts / abs(self._cpg)
+        offset = int(self._offset + rng.gauss(0, 0.02 + sd) * abs(self._cpg))
+
+        def learned(m):
+            return round(m * (1 + rng.gauss(0, 0.008)) + rng.gauss(0, sd), 3)
+
+        return TableCalibration(
+            offset, round(cpg, 3), learned(self.masses["wall"]), learned(self.masses["roof"]),
+            learned(self._rhino_m), self.sps, "mpu6050" if self.accel else "none")
+
+    def meta(self):
+        cal = self.calibration()
+        m = {
+            "sps": self.sps,
+            "counts_per_gram": cal.counts_per_gram,
+            "offset": cal.offset,
+            "wall_g": cal.wall_g,
+            "roof_g": cal.roof_g,
+            "rhino_g": cal.rhino_g,
+            "accel": cal.accel,
+        }
+        for k in ("players", "first", "side"):
+            if getattr(self, k) is not None:
+                m[k] = getattr(self, k)
+        return m
+
+    # -- scheduling helpers -----------------------------------------------------------------------
+    def _start(self):
+        if self._cursor < self._t:
+            self._cursor = self._t
+        return self._cursor
+
+    def _add(self, comp):
+        if comp.__class__ is _Ring:
+            # The HX711 averages over its conversion period: a sine of frequency f seen through
+            # a boxcar of width T keeps sinc(f T) of its amplitude (exact for a steady sine).
+            x = math.pi * comp.freq * self._window / 1000.0
+            comp.att = abs(math.sin(x) / x)
+            if comp.acc is not None:
+                # The accelerometer's low-pass filter (MPU-6050 DLPF at 44 Hz).
+                k = 1.0 / math.sqrt(1.0 + (comp.freq / 44.0) ** 2)
+                comp.acc = (comp.acc[0] * k, comp.acc[1] * k, comp.acc[2] * k)
+        self._pending.append((comp.t0, 0, comp))
+
+    def _at(self, t, fn):
+        self._pending.append((t, 1, fn))
+
+    def _sort(self):
+        self._pending.sort(key=lambda e: e[0])
+
+    def _piece_mass(self, kind):
+        return self.masses[kind] * (1 + self.rng.gauss(0, PIECE_SD))
+
+    def _ring(self, t0, lo=0.1, hi=1.0):
+        """The tower rings after a hand leaves it."""
+        r = self.rng
+        self._add(_Ring(t0, r.uniform(lo, hi), r.uniform(6, 15), r.uniform(60, 200), ph=r.uniform(0, 6.28)))
+
+    def _set_down(self, t, m, kind, press_lo, press_hi, hold_lo=150, hold_hi=900):
+        """A piece of mass m set down by hand from time t; returns the release time."""
+        r = self.rng
+        contact = r.uniform(20, 60)
+        self._add(_Lin(t, t + contact, 0.0, m))
+        self._at(t + contact, lambda: self._change(m))
+        p = r.uniform(press_lo, press_hi)
+        rise = r.uniform(40, 150)
+        hold = r.uniform(hold_lo, hold_hi)
+        fall = r.uniform(40, 120)
+        self._add(_Press(r, t, p, rise, hold, fall))
+        # Now and then the hand adjusts the piece: a second, smaller push.
+        if r.random() < 0.25:
+            self._add(_Press(r, t + rise + hold * 0.5, p * r.uniform(0.2, 0.6), 60, hold * 0.3, 60))
+        self._acc_jolt(t, 5, 20)
+        end = t + rise + hold + fall
+        self._ring(end)
+        return end
+
+    def _acc_jolt(self, t, lo, hi, f_lo=20, f_hi=60, tau_lo=20, tau_hi=60, load=None):
+        if not self.accel and load is None:
+            return
+        r = self.rng
+        a = r.uniform(lo, hi)
+        k = (a * r.uniform(-1, 1), a * r.uniform(-1, 1), a * r.uniform(-1, 1))
+        ring = _Ring(t, 0.0 if load is None else load, r.uniform(f_lo, f_hi), r.uniform(tau_lo, tau_hi),
+                     acc=k, ph=r.uniform(0, 6.28))
+        self._add(ring)
+
+    def _change(self, dm):
+        self._static += dm
+
+    # -- actions --------------------------------------------------------------------------------
+    def idle(self, ms):
+        self._cursor = self._start() + ms
+
+    def touch(self):
+        """A hand touches the tower (straightens a card): pressure, no mass change."""
+        t = self._start()
+        r = self.rng
+        p = r.uniform(1.5, 20)
+        rise, hold, fall = r.uniform(40, 150), r.uniform(100, 800), r.uniform(40, 120)
+        self._add(_Press(r, t, p, rise, hold, fall))
+        self._ring(t + rise + hold + fall, 0.05, 0.6)
+        self._cursor = t + rise + hold + fall + 50
+        self._sort()
+
+    def place_wall(self):
+        t = self._start()
+        m = self._piece_mass("wall")
+        end = self._set_down(t, m, "wall", 2, 35)
+        self._at(end, lambda: self._pieces.append(["wall", m]))
+        self.truth.append((int(end), "wall"))
+        self._cursor = end + 50
+        self._sort()
+
+    def place_walls2(self):
+        """Two walls in quick succession (no rest in between)."""
+        t = self._start()
+        r = self.rng
+        m1 = self._piece_mass("wall")
+        m2 = self._piece_mass("wall")
+        end1 = self._set_down(t, m1, "wall", 2, 35, 120, 600)
+        self._at(end1, lambda: self._pieces.append(["wall", m1]))
+        t2 = end1 + r.uniform(80, 400)
+        end = self._set_down(t2, m2, "wall", 2, 35, 120, 600)
+        self._at(end, lambda: self._pieces.append(["wall", m2]))
+        self.truth.append((int(end), "walls2"))
+        self._cursor = end + 50
+        self._sort()
+
+    def place_roof(self):
+        t = self._start()
+        m = self._piece_mass("roof")
+        end = self._set_down(t, m, "roof", 1.5, 25)
+        self._at(end, lambda: self._pieces.append(["roof", m]))
+        self.truth.append((int(end), "roof"))
+        self._cursor = end + 50
+        self._sort()
+
+    def _top_roof(self):
+        for i in range(len(self._pieces) - 1, -1, -1):
+            if self._pieces[i][0] == "roof":
+                return i
+        return None
+
+    def set_rhino(self):
+        """Rhino Hero set down on the top roof (from the hand or the box)."""
+        t = self._start()
+        m = self._rhino_m
+        end = self._set_down(t, m, "rhino", 1, 15, 150, 700)
+
+        def put():
+            self._rhino_idx = self._top_roof() if self._top_roof() is not None else -1
+            self._rhino_off = False
+
+        self._at(end, put)
+        self.truth.append((int(end), "rhino"))
+        self._cursor = end + 50
+        self._sort()
+
+    def lift_rhino(self):
+        """Rhino Hero picked up from the tower (he stays in the hand)."""
+        if not self.rhino_on_tower:
+            return
+        t = self._start()
+        r = self.rng
+        m = self._rhino_m
+        grab = r.uniform(100, 300)
+        self._add(_Press(r, t, r.uniform(0.0, 0.5), 40, grab - 80, 40))
+        lift = r.uniform(40, 100)
+        t1 = t + grab
+        self._add(_Lin(t1, t1 + lift, 0.0, -m))
+        self._at(t1 + lift, lambda: self._change(-m))
+
+        def off():
+            self._rhino_off = True
+
+        self._at(t1 + lift, off)
+        self._ring(t1 + lift, 0.05, 0.4)
+        self.truth.append((int(t1 + lift), "rhino_lift"))
+        self._cursor = t1 + lift + 50
+        self._sort()
+
+    def move_rhino(self):
+        """Lift Rhino Hero, carry him in the hand, set him down on the top roof (first time:
+        only set down)."""
+        if self.rhino_on_tower:
+            self.lift_rhino()
+            self._cursor += self.rng.uniform(500, 2000)
+        self.set_rhino()
+
+    def remove_piece(self):
+        """A piece is set down and taken away again before it was left on the tower."""
+        t = self._start()
+        r = self.rng
+        kind = r.choice(("wall", "wall", "roof"))
+        m = self._piece_mass(kind)
+        contact = r.uniform(20, 60)
+        self._add(_Lin(t, t + contact, 0.0, m))
+        p = r.uniform(1, 20)
+        hold = r.uniform(200, 900)
+        self._add(_Press(r, t, p, r.uniform(40, 120), hold, r.uniform(40, 100)))
+        # Sometimes the hand lets go for a moment before taking the piece back.
+        t1 = t + contact + hold + r.uniform(50, 200) + (r.uniform(100, 1500) if r.random() < 0.3 else 0)
+        lift = r.uniform(40, 120)
+        self._add(_Lin(t + contact, t1, m, m))
+        self._add(_Lin(t1, t1 + lift, m, 0.0))
+        self._ring(t1 + lift, 0.05, 0.4)
+        self.truth.append((int(t1 + lift), "removed"))
+        self._cursor = t1 + lift + 50
+        self._sort()
+
+    def bump(self):
+        """Someone bumps the table: the table shakes; tower and platform inertia load the cell."""
+        t = self._start()
+        r = self.rng
+        a = r.uniform(50, 400)
+        k = (a * r.uniform(-1, 1), a * r.uniform(-1, 1), a * r.uniform(0.3, 1) * r.choice((-1, 1)))
+        ring = _Ring(t, 0.0, r.uniform(8, 25), r.uniform(60, 200), acc=k, ph=r.uniform(0, 6.28), inertial=True)
+        self._add(ring)
+        # The tower sways a little too.
+        self._add(_Ring(t, r.uniform(0.1, 0.8), r.uniform(5, 12), r.uniform(100, 300), ph=r.uniform(0, 6.28)))
+        self._cursor = t + 6 * ring.tau
+        self._sort()
+
+    def knock(self):
+        """A knuckle on the table: a short sharp jolt, little load change."""
+        t = self._start()
+        r = self.rng
+        a = r.uniform(150, 1200)
+        k = (a * r.uniform(-0.5, 0.5), a * r.uniform(-0.5, 0.5), a * r.uniform(0.5, 1) * r.choice((-1, 1)))
+        ring = _Ring(t, 0.0, r.uniform(60, 150), r.uniform(8, 25), acc=k, ph=r.uniform(0, 6.28), inertial=True)
+        self._add(ring)
+        self._cursor = t + 6 * ring.tau
+        self._sort()
+
+    def lean(self, ms):
+        """Someone leans on the table for ``ms``: it tilts a little and shakes at first."""
+        t = self._start()
+        r = self.rng
+        tilt = r.uniform(10, 40)
+        ang = r.uniform(0, 6.28)
+        self._add(_Tilt(t, ms, tilt * math.cos(ang), tilt * math.sin(ang), r.uniform(200, 500)))
+        if self.accel or True:
+            a = r.uniform(15, 60)
+            k = (a * r.uniform(-1, 1), a * r.uniform(-1, 1), a * r.uniform(-1, 1))
+            self._add(_Ring(t, 0.0, r.uniform(8, 20), r.uniform(50, 150), acc=k, inertial=True))
+        self._cursor = t + ms
+        self._sort()
+
+    def collapse(self, kind="total"):
+        """The tower (or part of it) falls; truth records the onset."""
+        if kind not in COLLAPSE_KINDS:
+            raise ValueError("collapse kind must be one of " + ", ".join(COLLAPSE_KINDS))
+        r = self.rng
+        t = self._start()
+        pieces = self._pieces
+        n = len(pieces)
+        roofs = [i for i, p in enumerate(pieces) if p[0] == "roof"]
+        if kind == "roof_slide" and not roofs:
+            kind = "total"
+        if kind == "partial" and len(roofs) < 2:
+            kind = "total"
+        onset = t
+        held = 0.0          # a wall in the hand that goes down with a sliding roof
+        if kind == "roof_slide":
+            first = roofs[-1]
+            if r.random() < 0.6:
+                # A hand is setting a wall on the top roof when the roof slides off.
+                held = self._piece_mass("wall")
+                contact = r.uniform(20, 60)
+                press_t = r.uniform(150, 600)
+                self._add(_Lin(t, t + contact, 0.0, held))
+                self._add(_Press(r, t, r.uniform(2, 25), 60, press_t, r.uniform(60, 150)))
+                onset = t + contact + press_t
+        elif kind == "partial":
+            first = r.choice(roofs[:-1]) + 1      # the floors above a lower roof fall
+        elif kind == "total" and n > 3 and r.random() < 0.5:
+            first = r.randint(1, 2)               # a wall or two stay on the foundation
+        else:
+            first = 0
+        m_fall = sum(p[1] for p in pieces[first:])
+        if self.rhino_on_tower and (self._rhino_idx >= first or first == 0):
+            m_fall += self._rhino_m
+        if m_fall <= 0:
+            m_fall = 0.0
+        self.truth.append((int(onset), "collapse"))
+        grow = r.uniform(60, 200)                 # tipping before the real fall
+        if kind == "on_platform":
+            tfall = r.uniform(100, 250)
+            frac = r.uniform(0.4, 0.9)
+            ti = onset + grow + tfall
+            self._add(_Collapse(onset, grow, ti, m_fall * frac, m_fall * frac))
+            h = r.uniform(0.03, 0.15) * (1 + 0.1 * len(roofs))
+            v = math.sqrt(2 * 9.81 * h)
+            self._add(_Impulse(ti, m_fall * v * r.uniform(0.5, 1.0) / 9.81, r.uniform(5, 25)))
+            self._ring(ti, 0.3, 2.0)
+            self._acc_jolt(ti, 100, 800, 30, 80, 20, 60, load=r.uniform(0.5, 3.0))
+            lost = m_fall * r.uniform(0, 0.25) if r.random() < 0.5 else 0.0   # bounced off
+            self._at(ti, lambda: self._change(-lost))
+            end = ti + 300
+        else:
+            leave = r.uniform(80, 250) if kind != "roof_slide" else r.uniform(60, 200)
+            frac = r.uniform(0.3, 0.7) if kind != "roof_slide" else r.uniform(0.1, 0.4)
+            stay = 0.0
+            if kind in ("total", "partial") and r.random() < 0.3:
+                stay = m_fall * r.uniform(0.05, 0.3)   # some cards land on the platform
+            gone = m_fall - stay
+            t2 = onset + grow + leave
+            self._add(_Collapse(onset, grow, t2, (m_fall + held) * frac, gone + held))
+            if held:
+                self._add(_Lin(onset - 1, t2, held, held))
+            self._at(t2, lambda: self._change(-gone))
+            if stay > 0 or r.random() < 0.5:
+                self._add(_Impulse(onset + grow + leave * r.uniform(0.3, 1.0), max(stay, 1.0) * 0.5 / 9.81, 10))
+            self._ring(t2, 0.2, 1.5)
+            self._acc_jolt(onset + grow, 20, 400, 20, 80, 20, 80, load=r.uniform(0.1, 1.0))
+            end = t2 + 300
+
+        def fallen():
+            del pieces[first:]
+            if self._rhino_idx is not None and (self._rhino_idx >= first or first == 0):
+                self._rhino_idx = None
+            self.collapsed = True
+
+        self._at(onset, fallen)
+        self._cursor = end
+        self._sort()
+
+    def press(self, name):
+        """A button press now; it appears in the next sample's input column."""
+        self._inputs.append(button_to_input(name))
+
+    # -- samples ----------------------------------------------------------------------------------
+    def _load(self, t, rings):
+        f = self._static
+        for c in self._comps:
+            cls = c.__class__
+            if cls is _Ring:
+                if rings:
+                    if c.inertial:
+                        # The table accelerates: platform and tower press with their inertia.
+                        f -= (self._platform_g + self._static) * c.att * c.value(t) * c.acc[2] / 1000.0
+                    else:
+                        f += c.amp * c.att * c.value(t)
+            elif cls is not _Impulse and cls is not _Tilt:
+                f += c.value(t)
+        return f
+
+    def _static_mid(self, t):
+        f = self._static
+        for c in self._comps:
+            cls = c.__class__
+            if cls is not _Ring and cls is not _Impulse and cls is not _Tilt:
+                f += c.value(t)
+        return f
+
+    def next_sample(self):
+        """The next HX711 sample: (t_ms, raw, ax, ay, az, input or None)."""
+        t = self._t
+        pend = self._pending
+        while pend and pend[0][0] <= t:
+            _, kind, obj = pend.pop(0)
+            if kind == 0:
+                self._comps.append(obj)
+            else:
+                obj()
+        comps = self._comps
+        if comps:
+            self._comps = comps = [c for c in comps if c.t1 > t - self._window]
+        r = self.rng
+        win = self._window
+        # Load: the conversion averages over the sample period.
+        if comps:
+            if self._nsub == 1:
+                f = self._load(t - win * 0.5, True)
+            else:
+                # Slow parts averaged over the conversion; rings once, already attenuated.
+                s = 0.0
+                for i in range(self._nsub):
+                    s += self._load(t - win * (i + 0.5) / self._nsub, False)
+                f = s / self._nsub + self._load(t - win * 0.5, True) - self._static_mid(t - win * 0.5)
+            for c in comps:
+                if c.__class__ is _Impulse and t - win < c.t0 <= t:
+                    f += c.j * 1000.0 / win
+        else:
+            f = self._static
+        # Creep (first-order lag toward a fraction of the load) and temperature drift.
+        self._creep += (self._creep_frac * self._static - self._creep) * (self._period / self._creep_tau)
+        drift = self._drift_a * math.sin(self._drift_w * t + self._drift_ph) + self._drift_slope * t
+        raw = self._offset + self._cpg * (f + self._creep + drift) + r.gauss(0.0, self._noise_counts)
+        raw = int(raw)
+        if raw > 8388607:
+            raw = 8388607
+        elif raw < -8388608:
+            raw = -8388608
+        if r.random() < self._p_spike:
+            n = r.randint(12, 23)
+            if r.random() < 0.5:
+                raw = (1 << n) - 1 if n < 23 else 8388607
+            else:
+                raw = raw | ((1 << n) - 1)
+                if raw > 8388607:
+                    raw = 8388607
+        # Accelerometer (milli-g), read at the sample time.
+        if self.accel:
+            ax, ay, az = self._acc_rest
+            tab = self._acc_noise
+            i = self._acc_i
+            ax += tab[i]
+            ay += tab[i + 1]
+            az += tab[i + 2]
+            i += 3
+            self._acc_i = i if i < 4096 else r.randrange(0, 64)
+            for c in comps:
+                cls = c.__class__
+                if cls is _Ring and c.acc is not None:
+                    v = c.value(t)
+                    ax += c.acc[0] * v
+                    ay += c.acc[1] * v
+                    az += c.acc[2] * v
+                elif cls is _Tilt:
+                    v = c.value(t)
+                    ax += c.kx * v
+                    ay += c.ky * v
+            ax, ay, az = int(ax), int(ay), int(az)
+        else:
+            ax = ay = az = 0
+        # Timestamp: the board's ticks_ms when it saw the data ready, with read jitter.
+        jit = r.random() * self._jitter
+        if r.random() < 0.002:
+            jit += r.uniform(3, 10)      # the loop was busy (LED write, serial)
+        t_ms = int(t + jit)
+        if t_ms <= self.now_ms and self.now_ms:
+            t_ms = self.now_ms + 1
+        self.now_ms = t_ms
+        self._t = t + self._period
+        inp = None
+        if self._inputs:
+            inp = self._inputs.pop(0)
+        return (t_ms, raw, ax, ay, az, inp)
+
+
+class _Impulse:
+    """A short impact: ``j`` gram-force seconds at t0 (spread within one conversion)."""
+
+    __slots__ = ("t0", "t1", "j")
+
+    def __init__(self, t0, j, spread):
+        self.t0 = t0
+        self.t1 = t0 + spread
+        self.j = j
+
+    def value(self, t):
+        return 0.0
+
+
+def button_to_input(name):
+    """The board's button name ("seat2", "skip", "menu_long") as the trace's input column
+    ("seat:2", "symbol:skip", "menu:long"); anything already in column form passes."""
+    if ":" in name:
+        return name
+    suffix = ""
+    if name.endswith("_long"):
+        name = name[:-5]
+        suffix = ":long"
+    if name.startswith("seat") and name[4:].isdigit():
+        return "seat:" + name[4:] + suffix
+    if name in _SYMBOLS:
+        return "symbol:" + name + suffix
+    return name + suffix
