@@ -63,11 +63,8 @@ MIRROR_MS = const(100)  # frame mirror events at most this often
 MAX_EVENTS = const(64)  # events kept when nobody pops them
 BRIGHTNESS_LEVELS = (16, 40, 80, 140, 255)
 DEFAULT_BRIGHTNESS = const(80)
-TRACE_MAX_BYTES = const(262144)
-_TRACE_FLUSH = const(16)  # rows buffered before a flash write
 
 SYMBOL_BUTTONS = ("reverse", "skip", "draw", "double", "rhino")
-_PIECES = ("wall", "roof", "rhino")
 _BOARD_CALIB = (("tare", 0), ("wall", 3), ("roof", 3), ("rhino", 3))
 
 _C_OFF = cues.cue_id("off")
@@ -75,22 +72,6 @@ _C = {}
 for _n in cues.NAMES:
     _C[_n] = cues.cue_id(_n)
 
-# Command name -> method name (one reply each).
-_COMMANDS = {
-    "status": "_c_status",
-    "new_game": "_c_new_game",
-    "tare": "_c_tare",
-    "calibrate": "_c_calibrate",
-    "learn": "_c_learn",
-    "stream": "_c_stream",
-    "log": "_c_log",
-    "inject": "_c_inject",
-    "options": "_c_options",
-    "trace": "_c_trace",
-    "cues": "_c_cues",
-    "press": "_c_press",
-    "help": "_c_help",
-}
 
 
 def _join(root, name):
@@ -156,6 +137,7 @@ class Referee:
         self._trace_rows = []
         self._trace_bytes = 0
         self._trace_max = 0
+        self._cmds = None  # referee.commands, imported with the first command
         self._special = False  # calibration, streaming or tracing: the slow sample path
         self._deadline = NEVER
         # lights
@@ -829,42 +811,13 @@ class Referee:
             if self.streaming:
                 self._emit("sample", {"row": row})
             if self._trace_path:
-                self._trace_row(row)
+                self._cmds.trace_row(self, row)
         if self.calib is not None:
             self._calib_sample(t, raw)
             if t >= self._deadline:
                 self._timers(t)
             return True
         return False
-
-    def _trace_row(self, row):
-        self._trace_rows.append(row)
-        if len(self._trace_rows) >= _TRACE_FLUSH:
-            self._trace_flush()
-
-    def _trace_flush(self):
-        if not self._trace_rows or self._trace_path is None:
-            return
-        text = "\n".join(self._trace_rows) + "\n"
-        self._trace_rows = []
-        if self._trace_bytes + len(text) > self._trace_max:
-            self._trace_stop("size cap reached")
-            return
-        try:
-            with open(self._trace_path, "a") as f:
-                f.write(text)
-            self._trace_bytes += len(text)
-        except OSError as err:
-            self._trace_stop("flash: %s" % err)
-
-    def _trace_stop(self, why):
-        path = self._trace_path
-        self._trace_path = None
-        self._update_special()
-        self._emit("trace", {"recording": False, "why": why, "bytes": self._trace_bytes,
-                             "file": path})
-
-    # ------------------------------------------------------------------ files
 
     def _boot_files(self):
         root = self.root
@@ -1021,6 +974,16 @@ class Referee:
         except OSError:
             pass
 
+    # ------------------------------------------------------------------ commands
+
+    def command(self, t_ms, line):
+        """One serial command line in, exactly one reply line out (no newline)."""
+        if self._cmds is None:
+            from referee import commands  # first command: load the host side now
+
+            self._cmds = commands
+        return self._cmds.command(self, t_ms, line)
+
     # ------------------------------------------------------------------ events
 
     def _emit(self, name, fields):
@@ -1031,277 +994,6 @@ class Referee:
         ev.append(protocol.event(name, fields))
 
     # ------------------------------------------------------------------ commands
-
-    def command(self, t_ms, line):
-        """One serial command line in, exactly one reply line out (no newline)."""
-        self._now = t_ms
-        try:
-            msg = protocol.parse(line)
-        except protocol.ProtocolError as err:
-            return protocol.error(str(err))
-        name = _COMMANDS.get(msg["cmd"])
-        if name is None:
-            return protocol.error("unknown command %r (try {\"cmd\": \"help\"})" % msg["cmd"])
-        try:
-            fields = getattr(self, name)(t_ms, msg)
-        except protocol.ProtocolError as err:
-            return protocol.error(str(err))
-        except ValueError as err:
-            return protocol.error(str(err))
-        except OSError as err:
-            return protocol.error("flash: %s" % err)
-        except Exception as err:  # never let a command kill the loop; KeyboardInterrupt passes
-            return protocol.error("internal error: %s: %s" % (type(err).__name__, err))
-        if fields is None:
-            fields = {}
-        rid = msg.get("id")
-        if type(rid) is int or type(rid) is str:
-            fields["id"] = rid
-        self._arm()
-        return protocol.ok(fields)
-
-    def _c_help(self, t, msg):
-        protocol.only(msg, ())
-        return {"commands": sorted(_COMMANDS), "version": VERSION,
-                "protocol": protocol.VERSION, "max_line": protocol.MAX_LINE}
-
-    def _c_status(self, t, msg):
-        protocol.only(msg, ())
-        cal = self.cal
-        f = {
-            "version": VERSION,
-            "protocol": protocol.VERSION,
-            "t_ms": t,
-            "phase": self.phase(),
-            "joined": self.joined[:],
-            "side": self.side,
-            "seats": self.seats[:] if self.game is not None else [],
-            "game": self.game.state() if self.game is not None else None,
-            "calibration": {"learned": cal.learned, "offset": cal.offset,
-                            "counts_per_gram": cal.counts_per_gram, "wall_g": cal.wall_g,
-                            "roof_g": cal.roof_g, "rhino_g": cal.rhino_g,
-                            "done": list(cal.done)},
-            "calibrating": self._calib_fields() if self.calib is not None else None,
-            "grams": self._grams(),
-            "stable": bool(getattr(self.det, "stable", False)),
-            "accel": self.accel,
-            "faults": self.faults[:],
-            "problems": self.problems[:],
-            "options": self._options(),
-            "streaming": self.streaming,
-            "tracing": self._trace_path is not None,
-            "menu_open": bool(self._menu_until),
-            "cues": self.seat_cues(),
-        }
-        if self.game is not None:
-            f["game_t_ms"] = t - self._gt0
-        return f
-
-    def _grams(self):
-        g = getattr(self.det, "grams", None)
-        if g is None:
-            return None
-        if type(g) is int:
-            return g
-        return round(g, 1)
-
-    def _c_new_game(self, t, msg):
-        protocol.only(msg, ("players", "seats", "first", "side"))
-        players = protocol.arg(msg, "players", protocol.INT, None, 2, 5)
-        seats = protocol.arg(msg, "seats", protocol.INT_LIST, None)
-        first = protocol.arg(msg, "first", protocol.INT, 0, 0, 4)
-        side = protocol.arg(msg, "side", protocol.STR, "easy", choices=rules.SIDES)
-        if self.calib is not None:
-            raise protocol.ProtocolError("calibration is running: cancel it first")
-        if players is None and seats is None:
-            self._to_lobby()
-            return {"phase": LOBBY}
-        if seats is not None:
-            if not 2 <= len(seats) <= 5:
-                raise protocol.ProtocolError("'seats' must list 2 to 5 seats")
-            for s in seats:
-                if not 0 <= s < SEATS:
-                    raise protocol.ProtocolError("seats are numbered 0 to 4, not %d" % s)
-            seats = sorted(seats)
-            for i in range(1, len(seats)):
-                if seats[i] == seats[i - 1]:
-                    raise protocol.ProtocolError("seat %d is listed twice" % seats[i])
-            if players is not None and players != len(seats):
-                raise protocol.ProtocolError("'players' and 'seats' disagree")
-        else:
-            seats = list(range(players))
-        if first >= len(seats):
-            raise protocol.ProtocolError("'first' must be a game seat from 0 to %d"
-                                         % (len(seats) - 1))
-        self._menu_until = 0
-        self.start_game(t, seats, first, side)
-        return {"phase": PLAY, "seats": self.seats[:], "game": self.game.state()}
-
-    def _calib_allowed(self):
-        g = self.game
-        if g is not None and not g.over:
-            raise protocol.ProtocolError("a game is in play: finish it or start a new game first")
-
-    def _c_tare(self, t, msg):
-        protocol.only(msg, ())
-        self._calib_allowed()
-        self._calib_seq = None
-        self._start_calib(t, "tare", 0)
-        return {"calibrating": self._calib_fields()}
-
-    def _c_calibrate(self, t, msg):
-        protocol.only(msg, ("grams", "cancel"))
-        if protocol.arg(msg, "cancel", protocol.BOOL, False):
-            if self.calib is None:
-                raise protocol.ProtocolError("no calibration is running")
-            self._calib_cancel()
-            return {"cancelled": True}
-        grams = protocol.arg(msg, "grams", protocol.NUMBER, required=True, lo=1, hi=5000)
-        self._calib_allowed()
-        self._calib_seq = None
-        self._start_calib(t, "scale", grams)
-        return {"calibrating": self._calib_fields()}
-
-    def _c_learn(self, t, msg):
-        protocol.only(msg, ("piece", "count"))
-        piece = protocol.arg(msg, "piece", protocol.STR, required=True, choices=_PIECES)
-        count = protocol.arg(msg, "count", protocol.INT, 3, 1, 9)
-        self._calib_allowed()
-        self._calib_seq = None
-        self._start_calib(t, piece, count)
-        return {"calibrating": self._calib_fields()}
-
-    def _c_stream(self, t, msg):
-        protocol.only(msg, ("on",))
-        on = protocol.arg(msg, "on", protocol.BOOL, required=True)
-        self.streaming = on
-        self._update_special()
-        return {"streaming": on, "meta": self._trace_meta()}
-
-    def _trace_meta(self):
-        cal = self.cal
-        m = {"sps": self.sps, "counts_per_gram": cal.counts_per_gram, "offset": cal.offset,
-             "wall_g": cal.wall_g, "roof_g": cal.roof_g, "rhino_g": cal.rhino_g,
-             "accel": cal.accel if self.accel else "none"}
-        g = self.game
-        if g is not None:
-            m["players"] = g.players
-            m["first"] = g.first
-            m["side"] = g.side
-        return m
-
-    def _c_trace(self, t, msg):
-        protocol.only(msg, ("to", "max_bytes"))
-        to = protocol.arg(msg, "to", protocol.STR, required=True,
-                          choices=("flash", "stream", "off"))
-        cap = protocol.arg(msg, "max_bytes", protocol.INT, 65536, 1024, TRACE_MAX_BYTES)
-        if to == "stream":
-            self.streaming = True
-            self._update_special()
-            return {"streaming": True, "meta": self._trace_meta()}
-        if to == "off":
-            stopped = self._trace_path is not None
-            if stopped:
-                self._trace_flush()
-                if self._trace_path is not None:
-                    self._trace_stop("stopped")
-            self.streaming = False
-            self._update_special()
-            return {"recording": False, "bytes": self._trace_bytes, "was_recording": stopped}
-        path = _join(self.root, "trace.csv")
-        if path is None:
-            raise protocol.ProtocolError("no flash here: use {\"to\": \"stream\"}")
-        head = "# rhinoref-trace 1\n"
-        meta = self._trace_meta()
-        for k in sorted(meta):
-            head += "# %s=%s\n" % (k, meta[k])
-        head += "t_ms,raw,ax,ay,az,input\n"
-        with open(path, "w") as f:
-            f.write(head)
-        self._trace_path = path
-        self._trace_rows = []
-        self._trace_bytes = len(head)
-        self._trace_max = cap
-        self._update_special()
-        return {"recording": True, "file": "trace", "max_bytes": cap}
-
-    def _c_cues(self, t, msg):
-        protocol.only(msg, ())
-        return {"seats": self.seat_cues(), "counts": self.seat_counts(),
-                "brightness": self.brightness, "leds_per_seat": len(self._frame) // 15}
-
-    def _c_press(self, t, msg):
-        protocol.only(msg, ("name",))
-        name = protocol.arg(msg, "name", protocol.STR, required=True)
-        base = name[:-5] if name.endswith("_long") else name
-        if base not in ("seat0", "seat1", "seat2", "seat3", "seat4", "menu") and \
-                base not in SYMBOL_BUTTONS:
-            raise protocol.ProtocolError("unknown button %r" % name)
-        self.press(t, name)
-        return {"phase": self.phase()}
-
-    def _c_inject(self, t, msg):
-        protocol.only(msg, ("in", "symbol", "seat", "symbols"))
-        kind = protocol.arg(msg, "in", protocol.STR, required=True, choices=rules.INPUTS)
-        symbol = seat = symbols = None
-        if kind == "symbol":
-            symbol = protocol.arg(msg, "symbol", protocol.STR, required=True,
-                                  choices=rules.SYMBOLS)
-        elif kind == "tiebreak":
-            seat = protocol.arg(msg, "seat", protocol.INT, required=True, lo=0, hi=4)
-            symbols = protocol.arg(msg, "symbols", protocol.INT, required=True, lo=0, hi=999)
-        g = self.game
-        if g is None:
-            raise protocol.ProtocolError("no game: start one with new_game")
-        status = self._input(t, kind, symbol, seat, symbols, src="host")
-        if status == rules.ERROR:
-            raise protocol.ProtocolError("refused: " + g.message)
-        f = {"status": "warning" if status == rules.WARNING else "ok", "state": g.state()}
-        if status == rules.WARNING:
-            f["warning"] = g.message
-        return f
-
-    def _c_options(self, t, msg):
-        protocol.only(msg, ("brightness", "grace_ms", "symbol_ms", "sps", "mirror"))
-        changed = len(msg) > (2 if "id" in msg else 1)
-        self._apply_options(msg)
-        if changed:
-            self._save_options()
-            self._dirty_cues()
-        return {"options": self._options()}
-
-    def _c_log(self, t, msg):
-        protocol.only(msg, ("file", "offset", "max"))
-        which = protocol.arg(msg, "file", protocol.STR, "game", choices=("game", "last", "trace"))
-        offset = protocol.arg(msg, "offset", protocol.INT, 0, 0)
-        size = protocol.arg(msg, "max", protocol.INT, 512, 1, 1024)
-        if which == "trace":
-            self._trace_flush()
-        if self.root is None:
-            if which == "trace":
-                raise protocol.ProtocolError("no trace here")
-            lines = self.log_lines if which == "game" else getattr(self, "last_lines", None)
-            if lines is None:
-                raise protocol.ProtocolError("no %s log" % which)
-            blob = ("\n".join(lines) + "\n").encode() if lines else b""
-            total = len(blob)
-            data = blob[offset:offset + size]
-        else:
-            name = {"game": "game.jsonl", "last": "last.jsonl", "trace": "trace.csv"}[which]
-            path = _join(self.root, name)
-            try:
-                import os
-
-                total = os.stat(path)[6]
-            except OSError:
-                raise protocol.ProtocolError("no %s log on the flash" % which)
-            with open(path, "rb") as f:
-                f.seek(offset)
-                data = f.read(size)
-        nxt = offset + len(data)
-        return {"file": which, "offset": offset, "next": nxt, "size": total,
-                "eof": nxt >= total, "data": data.decode()}
-
 
 def _header_seats(text, game):
     """Physical seats from a game log header's extra "seats" field (else 0..players-1)."""

@@ -47,25 +47,25 @@ MA_PER_CHANNEL_FULL = const(20)
 FRAME_SUM_MAX = LED_BUDGET_MA * 255 // MA_PER_CHANNEL_FULL
 
 # Patterns (ints so the renderer branches cheaply).
-OFF = const(0)
-SOLID = const(1)  # steady
-SPLIT = const(2)  # steady, two colours: first half / second half
-PULSE = const(3)  # breathing, 2 s
-CHASE = const(4)  # a comet running clockwise (param 1) or counter-clockwise (param -1)
-HALVES = const(5)  # first half and second half blink in turn, 2.5 Hz
-BLINK_SLOW = const(6)  # all on/off, 1 Hz
-BLINK_FAST = const(7)  # all on/off, 4 Hz
-DOUBLE = const(8)  # two short flashes, pause (1.2 s)
-TRIPLE = const(9)  # three short flashes, pause (1.6 s)
-CHECKER = const(10)  # odd and even LEDs swap, 3.3 Hz
-BOUNCE = const(11)  # one dot running up and back (climbing)
-WIPE = const(12)  # LEDs fill one by one clockwise, then clear
-RAINBOW = const(13)  # moving rainbow (ignores colour)
-TWINKLE = const(14)  # dim colour with one bright LED hopping
-DOT = const(15)  # only the middle LED, steady
-COUNT = const(16)  # `count` LEDs steady, the next one blinking (a cursor)
-SPIN = const(17)  # one comet around the WHOLE table
-BAR = const(18)  # `count` LEDs steady, the rest dim
+_OFF = const(0)
+_SOLID = const(1)  # steady
+_SPLIT = const(2)  # steady, two colours: first half / second half
+_PULSE = const(3)  # breathing, 2 s
+_CHASE = const(4)  # a comet running clockwise (param 1) or counter-clockwise (param -1)
+_HALVES = const(5)  # first half and second half blink in turn, 2.5 Hz
+_BLINK_SLOW = const(6)  # all on/off, 1 Hz
+_BLINK_FAST = const(7)  # all on/off, 4 Hz
+_DOUBLE = const(8)  # two short flashes, pause (1.2 s)
+_TRIPLE = const(9)  # three short flashes, pause (1.6 s)
+_CHECKER = const(10)  # odd and even LEDs swap, 3.3 Hz
+_BOUNCE = const(11)  # one dot running up and back (climbing)
+_WIPE = const(12)  # LEDs fill one by one clockwise, then clear
+_RAINBOW = const(13)  # moving rainbow (ignores colour)
+_TWINKLE = const(14)  # dim colour with one bright LED hopping
+_DOT = const(15)  # only the middle LED, steady
+_COUNT = const(16)  # `count` LEDs steady, the next one blinking (a cursor)
+_SPIN = const(17)  # one comet around the WHOLE table
+_BAR = const(18)  # `count` LEDs steady, the rest dim
 
 PATTERN_NAMES = (
     "off", "solid", "split", "pulse", "chase", "alternating halves", "slow blink", "fast blink",
@@ -73,45 +73,46 @@ PATTERN_NAMES = (
     "count", "spin", "bar",
 )
 
-WHITE = (255, 255, 255)
-WARM = (255, 170, 90)
-GREEN = (0, 255, 0)
-CYAN = (0, 200, 255)
-BLUE = (0, 40, 255)
-RED = (255, 0, 0)
-ORANGE = (255, 90, 0)
-YELLOW = (255, 220, 0)
-PURPLE = (150, 0, 255)
-PINK = (255, 40, 140)
-GOLD = (255, 150, 0)
-BLACK = (0, 0, 0)
+_WHITE = (255, 255, 255)
+_WARM = (255, 170, 90)
+_GREEN = (0, 255, 0)
+_CYAN = (0, 200, 255)
+_BLUE = (0, 40, 255)
+_RED = (255, 0, 0)
+_ORANGE = (255, 90, 0)
+_YELLOW = (255, 220, 0)
+_PURPLE = (150, 0, 255)
+_PINK = (255, 40, 140)
+_GOLD = (255, 150, 0)
+_BLACK = (0, 0, 0)
 
-# name -> (pattern, colour, colour2, param, meaning). The order gives each cue its id.
+# THE CUE TABLE: name, pattern, colour, second colour (split only), param (chase direction).
+# The order gives each cue its id. Meanings for people are in docs/board.md.
 _TABLE = (
-    ("off", OFF, BLACK, BLACK, 0, "nothing"),
-    ("waiting", PULSE, WHITE, BLACK, 0, "waiting for players: press your seat button to join"),
-    ("joined", SOLID, CYAN, BLACK, 0, "seat joined the next game (easy side)"),
-    ("joined_expert", SPLIT, CYAN, ORANGE, 0, "seat joined the next game (expert side)"),
-    ("turn_cw", CHASE, GREEN, BLACK, 1, "your turn; play goes clockwise"),
-    ("turn_ccw", CHASE, GREEN, BLACK, -1, "your turn; play goes counter-clockwise"),
-    ("skipped", HALVES, RED, BLACK, 0, "you are skipped this round"),
-    ("draw", BLINK_SLOW, BLUE, BLACK, 0, "take a card from the pile"),
-    ("rhino_owed", BOUNCE, ORANGE, BLACK, 0, "move Rhino Hero first"),
-    ("double", DOUBLE, PURPLE, BLACK, 0, "double: build again and place a second roof"),
-    ("handover", WIPE, PINK, BLACK, 0, "hand one of your cards to your right-hand neighbour"),
-    ("tiebreak", COUNT, WARM, BLACK, 0, "tie: press your seat button once per special card"),
-    ("warning", BLINK_FAST, YELLOW, BLACK, 0, "out of order: counted, but not as the rules say"),
-    ("error", CHECKER, WHITE, BLACK, 0, "refused: that input means nothing now"),
-    ("winner", RAINBOW, WHITE, BLACK, 0, "you won"),
-    ("loser", DOT, RED, BLACK, 0, "you lost"),
-    ("all_win", TWINKLE, GOLD, BLACK, 0, "everyone wins"),
-    ("calibrating", SPIN, BLUE, BLACK, 0, "calibration in progress: keep the table still"),
-    ("fault", TRIPLE, RED, BLACK, 0, "sensor fault: see the status"),
-    ("menu", BAR, PURPLE, BLACK, 0, "parent menu open (bar = brightness level)"),
+    ("off", _OFF, _BLACK, _BLACK, 0),  # nothing
+    ("waiting", _PULSE, _WHITE, _BLACK, 0),  # waiting for players: press your seat button to join
+    ("joined", _SOLID, _CYAN, _BLACK, 0),  # seat joined the next game (easy side)
+    ("joined_expert", _SPLIT, _CYAN, _ORANGE, 0),  # seat joined the next game (expert side)
+    ("turn_cw", _CHASE, _GREEN, _BLACK, 1),  # your turn; play goes clockwise
+    ("turn_ccw", _CHASE, _GREEN, _BLACK, -1),  # your turn; play goes counter-clockwise
+    ("skipped", _HALVES, _RED, _BLACK, 0),  # you are skipped this round
+    ("draw", _BLINK_SLOW, _BLUE, _BLACK, 0),  # take a card from the pile
+    ("rhino_owed", _BOUNCE, _ORANGE, _BLACK, 0),  # move Rhino Hero first
+    ("double", _DOUBLE, _PURPLE, _BLACK, 0),  # double: build again and place a second roof
+    ("handover", _WIPE, _PINK, _BLACK, 0),  # hand one of your cards to your right-hand neighbour
+    ("tiebreak", _COUNT, _WARM, _BLACK, 0),  # tie: press your seat button once per special card
+    ("warning", _BLINK_FAST, _YELLOW, _BLACK, 0),  # out of order: counted, but not as the rules say
+    ("error", _CHECKER, _WHITE, _BLACK, 0),  # refused: that input means nothing now
+    ("winner", _RAINBOW, _WHITE, _BLACK, 0),  # you won
+    ("loser", _DOT, _RED, _BLACK, 0),  # you lost
+    ("all_win", _TWINKLE, _GOLD, _BLACK, 0),  # everyone wins
+    ("calibrating", _SPIN, _BLUE, _BLACK, 0),  # calibration in progress: keep the table still
+    ("fault", _TRIPLE, _RED, _BLACK, 0),  # sensor fault: see the status
+    ("menu", _BAR, _PURPLE, _BLACK, 0),  # parent menu open (bar = brightness level)
 )
 
 NAMES = tuple(row[0] for row in _TABLE)
-CUES = {}
+CUES = {}  # name -> (pattern, colour, colour2, param)
 for _row in _TABLE:
     CUES[_row[0]] = _row[1:]
 _IDS = {}
@@ -127,7 +128,7 @@ ID_OFF = const(0)
 ID_TURN_CW = const(4)
 ID_TURN_CCW = const(5)
 # Patterns that never change over time: a frame made only of these is rendered once.
-_STATIC = (OFF, SOLID, SPLIT, DOT, BAR)
+_STATIC = (_OFF, _SOLID, _SPLIT, _DOT, _BAR)
 
 
 def cue_id(name):
@@ -180,72 +181,72 @@ def _seat(frame, seat, n, cue, t, level, count):
     base = seat * n
     pat = _PAT[cue]
     r, g, b = _COL[cue]
-    if pat == OFF:
+    if pat == _OFF:
         for i in range(base, base + n):
             _put(frame, i, 0, 0, 0, 0)
         return
     for k in range(n):
         lv = 0  # 0..255 intensity of this LED
-        if pat == SOLID:
+        if pat == _SOLID:
             lv = 255
-        elif pat == SPLIT:
+        elif pat == _SPLIT:
             if k >= n >> 1:
                 r2, g2, b2 = _COL2[cue]
                 _put(frame, base + k, r2, g2, b2, level)
                 continue
             lv = 255
-        elif pat == PULSE:
+        elif pat == _PULSE:
             lv = 20 + _tri(t, 2000) * 235 // 255
-        elif pat == CHASE:
+        elif pat == _CHASE:
             head = (t // 120) % n
             if _PARAM[cue] < 0:
                 head = n - 1 - head
             d = (k - head) * -_PARAM[cue] % n  # how far behind the head
             lv = 255 if d == 0 else (70 if d == 1 else (20 if d == 2 else 0))
-        elif pat == HALVES:
+        elif pat == _HALVES:
             first = (t // 400) & 1
             lv = 255 if (k < n >> 1) == (first == 0) else 0
-        elif pat == BLINK_SLOW:
+        elif pat == _BLINK_SLOW:
             lv = 255 if t % 1000 < 500 else 0
-        elif pat == BLINK_FAST:
+        elif pat == _BLINK_FAST:
             lv = 255 if t % 250 < 125 else 0
-        elif pat == DOUBLE:
+        elif pat == _DOUBLE:
             p = t % 1200
             lv = 255 if p < 120 or 240 <= p < 360 else 0
-        elif pat == TRIPLE:
+        elif pat == _TRIPLE:
             p = t % 1600
             lv = 255 if p < 120 or 240 <= p < 360 or 480 <= p < 600 else 0
-        elif pat == CHECKER:
+        elif pat == _CHECKER:
             lv = 255 if (k + t // 300) & 1 else 0
-        elif pat == BOUNCE:
+        elif pat == _BOUNCE:
             span = 2 * n - 2 if n > 1 else 1
             p = (t // 100) % span
             pos = p if p < n else span - p
             lv = 255 if k == pos else 12
-        elif pat == WIPE:
+        elif pat == _WIPE:
             p = (t // 150) % (n + 3)
             lv = 255 if k < p and p <= n else 0
-        elif pat == RAINBOW:
+        elif pat == _RAINBOW:
             r, g, b = _wheel(k * 256 // n + t // 8)
             lv = 255
-        elif pat == TWINKLE:
+        elif pat == _TWINKLE:
             hop = ((t // 150) * 7 + seat * 3) % n
             lv = 255 if k == hop else 40
-        elif pat == DOT:
+        elif pat == _DOT:
             lv = 255 if k == n >> 1 else 0
-        elif pat == COUNT:
+        elif pat == _COUNT:
             if k < count:
                 lv = 255
             elif k == count or (count >= n and k == n - 1):
                 lv = 255 if t % 600 < 300 else 0
             else:
                 lv = 8
-        elif pat == SPIN:
+        elif pat == _SPIN:
             total = n * SEATS
             head = (t // 40) % total
             d = (head - (base + k)) % total
             lv = 255 if d == 0 else (80 if d == 1 else (25 if d == 2 else 6))
-        elif pat == BAR:
+        elif pat == _BAR:
             lv = 255 if k < count else 16
         _put(frame, base + k, r, g, b, level * lv >> 8)
 
@@ -321,7 +322,7 @@ def describe():
     """The cue table as plain data: list of dicts (docs, host renderers)."""
     out = []
     for name in NAMES:
-        pat, col, col2, param, meaning = CUES[name]
+        pat, col, col2, param = CUES[name]
         out.append({"name": name, "pattern": PATTERN_NAMES[pat], "colour": list(col),
-                    "colour2": list(col2), "param": param, "meaning": meaning})
+                    "colour2": list(col2), "param": param})
     return out
