@@ -68,3 +68,41 @@ def test_parts_the_pin_map_needs_are_there_in_the_right_numbers(parts):
                   ("330 ohm",), ("1000 uF",), ("piezo",), ("platform",), ("spacer",),
                   ("overload stop",)):
         assert int(_find(parts, *words)["qty"]) >= 1, words
+
+
+def _readme():
+    return (HARDWARE / "README.md").read_text(encoding="utf-8")
+
+
+def test_readme_parts_summary_adds_up_to_the_bom_total(bom):
+    import re
+    total = Decimal(bom[-1]["line cost (EUR)"])
+    section = _readme().split("## 1. Parts", 1)[1].split("## 2.", 1)[0]
+    costs = [Decimal(m) for m in re.findall(r"^\|[^\n]*\| (\d+\.\d\d) \|$", section, re.M)]
+    assert len(costs) >= 5
+    assert sum(costs) == total
+    assert f"Total: **{total} EUR**" in section
+
+
+def test_readme_power_budget_matches_the_firmware_cap():
+    import re
+    import sys
+    readme = _readme()
+    budget = int(re.search(r"\*\*LED colour budget\*\*[^\n]*\*\*(\d+) mA\*\*", readme).group(1))
+    sys.path.insert(0, str(HARDWARE.parent / "firmware"))
+    try:
+        from referee import cues
+    except ImportError:
+        pytest.skip("firmware/referee/cues.py not there yet")
+    assert cues.LED_BUDGET_MA == budget
+    frame_max = budget * 255 // 20
+    assert cues.FRAME_SUM_MAX == frame_max and f"= {frame_max}" in readme
+    assert f"no single channel above {cues.CHANNEL_MAX}" in readme
+    # The other consumers in the table (largest figure of each row) plus the LED budget fit
+    # one USB port's 500 mA.
+    table = readme.split("| consumer | current |", 1)[1].split("**LED colour budget**", 1)[0]
+    rows = [r for r in table.splitlines() if r.startswith("| ") and "mA" in r]
+    others = sum(max(int(n) for n in re.findall(r"(\d+) mA", r)) for r in rows)
+    assert len(rows) >= 6
+    assert budget + others <= 500
+    assert f"{budget} + {others} = {budget + others} mA" in readme

@@ -234,3 +234,23 @@ def test_diagram_check_fails_when_only_the_pinmap_is_edited(tmp_path, draw):
     stale = subprocess.run([sys.executable, str(script), "--check"], capture_output=True,
                            text=True, timeout=120)
     assert stale.returncode == 1 and "wiring.svg" in stale.stderr
+
+
+# --- the README's pin table agrees with the pin map ----------------------------------------------
+
+def test_readme_pin_table_is_the_generated_one(pm):
+    readme = (HARDWARE / "README.md").read_text(encoding="utf-8")
+    assert gen.TABLE_BEGIN in readme and gen.TABLE_END in readme
+    assert gen.replace_table(readme, gen.render_table(pm)) == readme, \
+        "the pin table in hardware/README.md is stale: run .venv/bin/python hardware/gen_pins.py"
+    for name, sig in pm["signals"].items():
+        gp = "-" if sig["gpio"] is None else f"GP{sig['gpio']}"
+        assert f"| `{name}`" in readme and f"| {gp} |" in readme
+
+
+def test_check_fails_when_only_the_readme_table_is_edited(tmp_path):
+    tree = _copy_tree(tmp_path)
+    path = tree / "hardware" / "README.md"
+    path.write_text(path.read_text().replace("| `menu` | GP16 |", "| `menu` | GP19 |"))
+    result = _check(tree)
+    assert result.returncode == 1 and "README.md" in result.stderr
