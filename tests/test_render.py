@@ -50,25 +50,50 @@ def test_screen_colour_brightens_dim_leds_and_keeps_dark_dark():
     assert screen_colour((20, 10, 0)) == (255, 127, 0)
 
 
-def test_events_build_the_tower_and_state():
+def test_board_events_build_the_tower_and_state():
+    # The board app's event lines (docs/board.md), as Referee.pop_events() gives them.
     v = View(players=3)
-    v.apply_event({"ev": "turn", "t_ms": 100, "seat": 1})
-    v.apply_event(json.dumps({"ev": "wall", "t_ms": 900, "seat": 1}))
-    v.apply_event({"ev": "walls2", "t_ms": 1900, "seat": 1})
-    v.apply_event({"ev": "roof", "t_ms": 2900, "seat": 1})
-    assert v.turn == 1
-    assert v.floors == [[3, True]]
-    v.apply_event({"ev": "wall", "t_ms": 4000})
-    v.apply_event({"ev": "roof", "t_ms": 5000})
-    v.apply_event({"ev": "rhino", "t_ms": 6000})
-    assert v.roof_count() == 2 and v.wall_count() == 4 and v.rhino_floor == 2
-    v.apply_event({"ev": "collapse", "t_ms": 7000, "seat": 2})
-    assert v.floors == [] and v.rhino_floor is None
-    v.apply_event({"ev": "undo_collapse", "t_ms": 8000})
+    lines = [
+        '{"ev": "game", "players": 3, "first": 1, "side": "easy", "seats": [0, 1, 2], "grace_ms": 2000}',
+        '{"ev": "turn", "seat": 1, "direction": "cw", "hands": [5, 5, 5], "pile": 16, "walls_left": 28, "owes_rhino": false}',
+        '{"ev": "input", "t_ms": 900, "game_t_ms": 900, "in": "wall", "src": "sensor", "status": "ok"}',
+        '{"ev": "input", "t_ms": 1900, "game_t_ms": 1900, "in": "wall", "src": "sensor", "status": "ok"}',
+        '{"ev": "input", "t_ms": 2900, "game_t_ms": 2900, "in": "roof", "src": "sensor", "status": "ok"}',
+        '{"ev": "input", "t_ms": 3500, "game_t_ms": 3500, "in": "symbol", "src": "button", "status": "ok", "symbol": "draw"}',
+        '{"ev": "turn", "seat": 2, "direction": "cw", "hands": [5, 4, 6], "pile": 15, "walls_left": 26, "owes_rhino": false}',
+        '{"ev": "input", "t_ms": 4000, "game_t_ms": 4000, "in": "wall", "src": "sensor", "status": "ok"}',
+        '{"ev": "input", "t_ms": 5000, "game_t_ms": 5000, "in": "roof", "src": "sensor", "status": "warning", "warning": "roof placed before Rhino Hero was moved"}',
+        '{"ev": "input", "t_ms": 6000, "game_t_ms": 6000, "in": "rhino", "src": "sensor", "status": "ok"}',
+        '{"ev": "detect", "t_ms": 6500, "event": "bump"}',
+    ]
+    for line in lines:
+        v.apply_event(line)
+    assert v.turn == 2 and v.hands == [5, 4, 6] and v.pile == 15 and v.walls_left == 26
+    assert v.floors == [[2, True], [1, True]]
+    assert v.roof_count() == 2 and v.wall_count() == 3 and v.rhino_floor == 2
+    v.apply_event('{"ev": "input", "t_ms": 7000, "game_t_ms": 7000, "in": "collapse", "src": "sensor", "status": "ok"}')
+    v.apply_event('{"ev": "collapse", "t_ms": 7000, "game_t_ms": 7000, "loser": 2}')
+    assert v.floors == [] and v.rhino_floor is None and v.loser == 2
+    v.apply_event('{"ev": "input", "t_ms": 8000, "game_t_ms": 8000, "in": "undo_collapse", "src": "menu", "status": "ok"}')
     assert v.roof_count() == 2 and v.rhino_floor == 2
     texts = [t for _, t in v.events]
-    assert texts[0].startswith("seat 1's turn")
-    assert "COLLAPSE during seat 2's turn" in texts
+    assert texts[0] == "new game: 3 players, seat 1 starts, easy side"
+    assert texts[1] == "seat 1's turn (clockwise)"
+    assert "seat 1: symbol draw (next player takes a card)" in texts
+    assert "seat 2's turn (clockwise), draws a card" in texts
+    assert "seat 2: roof placed [warning: roof placed before Rhino Hero was moved]" in texts
+    assert "(detector: table bump)" in texts
+    assert "COLLAPSE: seat 2 loses" in texts
+    assert "collapse undone (menu)" in texts
+    assert [t for t, _ in v.events][2] == 900
+
+
+def test_simple_event_shapes_still_work():
+    v = View(players=2)
+    v.apply_event({"ev": "turn", "t_ms": 100, "seat": 1})
+    for name in ("wall", "walls2", "roof", "rhino"):
+        v.apply_event({"ev": name, "t_ms": 1000})
+    assert v.floors == [[3, True]] and v.rhino_floor == 1
 
 
 def test_state_fields_and_result_text():
@@ -93,10 +118,29 @@ def test_frame_event_sets_leds_and_cues():
     v = View(players=2)
     frame = bytearray(3 * 30)
     frame[0:3] = bytes([0, 40, 0])   # seat 0 LED 0 red (GRB)
-    v.apply_event({"ev": "frame", "t_ms": 10, "frame": frame.hex(), "cues": ["turn_cw", "", "", "", ""]})
-    assert v.leds[0][0] == (40, 0, 0)
-    assert v.seat_cues[0] == "turn_cw"
-    assert not v.events  # a frame is not an event line
+    v.apply_event({"ev": "frame", "t_ms": 10, "grb": frame.hex()})
+    assert v.leds[0][0] == (40, 0, 0) and v.leds_per_seat == 6
+    v.apply_event({"ev": "cues", "seats": [["turn_cw"], [], ["draw", "turn_ccw"], [], []],
+                   "counts": [0, 0, 0, 0, 0]})
+    assert v.seat_cues[0] == "turn_cw (chase)"
+    assert v.seat_cues[2] == "draw (slow blink) + turn_ccw (chase)"
+    assert v.cue_lists[0] == ["turn_cw"]
+    assert not v.events  # neither a frame nor a cue change is an event line
+
+
+def test_animate_renders_the_firmware_cues_at_wall_clock_time():
+    v = View(players=3)
+    v.set_seat_cues([["draw", "turn_cw"], ["loser"], [], [], []])
+    assert v.seat_cues[0] == "draw (slow blink) + turn_cw (chase)"
+    seen = set()
+    for wall_ms in range(0, 2000, 100):
+        assert v.animate(wall_ms)
+        seen.add(tuple(v.leds[0]))
+        # the loser cue is one steady red dot
+        lit = [rgb for rgb in v.leds[1] if rgb != (0, 0, 0)]
+        assert len(lit) == 1 and lit[0][0] > 0 and lit[0][1] == lit[0][2] == 0
+        assert v.leds[2] == [(0, 0, 0)] * 6
+    assert len(seen) > 2  # blinking + comet: seat 0 changes over time
 
 
 def test_panel_shows_lights_turn_hands_tower_and_events():
@@ -107,9 +151,9 @@ def test_panel_shows_lights_turn_hands_tower_and_events():
         frame[3 * (12 + k) + 0] = 60  # seat 2 all green (GRB: g first)
     v.set_leds(frame, 6)
     v.set_seat_cues({2: "turn (chase cw)"})
-    v.apply_event({"ev": "wall", "t_ms": 1000})
-    v.apply_event({"ev": "roof", "t_ms": 2000})
-    v.apply_event({"ev": "rhino", "t_ms": 3000})
+    v.apply_event({"ev": "input", "t_ms": 1000, "in": "wall"})
+    v.apply_event({"ev": "input", "t_ms": 2000, "in": "roof"})
+    v.apply_event({"ev": "input", "t_ms": 3000, "in": "rhino"})
     text, html = panel_text(v)
     assert "seat 2 to play" in text and "clockwise" in text
     assert "turn (chase cw)" in text

@@ -112,21 +112,22 @@ class Seat:
 
 
 class Flow:
-    """How the board wants things entered with its buttons (the board app's documented flow).
-
-    Each method returns a list of (delay_ms, button) steps. Kept in one place so a change of the
-    board's button scheme changes one class.
+    """How the board wants things entered with its buttons (the board app's flow, see
+    docs/board.md): each method returns a list of (delay_ms, button) steps. Kept in one place so
+    a change of the board's button scheme changes one class.
     """
 
     def join(self, seats, side="easy"):
+        # Each player presses their seat button; the first to join starts. "reverse" in the
+        # lobby turns the foundation card over (expert); a menu press starts the game.
         steps = [(600, "seat%d" % s) for s in seats]
         if side == "expert":
-            steps.append((500, "menu_long"))
+            steps.append((500, "reverse"))
         steps.append((800, "menu"))
         return steps
 
     def tiebreak(self, seat, count):
-        # Press the seat button once per symbol, then hold it to confirm.
+        # Press the seat button once per special card, then hold it to enter the count.
         steps = [(350, "seat%d" % seat) for _ in range(count)]
         steps.append((600, "seat%d_long" % seat))
         return steps
@@ -136,10 +137,12 @@ class Flow:
         return [(700, "seat%d" % giver)]
 
     def undo_collapse(self):
-        return [(1500, "menu_long")]
+        # Hold menu (the parent menu opens), then "reverse": undo a false collapse.
+        return [(1500, "menu_long"), (900, "reverse")]
 
     def declare_collapse(self):
-        return [(1500, "menu_long")]
+        # Hold menu, then "skip": declare a collapse the board missed.
+        return [(1500, "menu_long"), (900, "skip")]
 
 
 class Bots:

@@ -104,12 +104,19 @@ class View:
         self.result = None
         self.joined = []
         self.seat_cues = [""] * SEATS
+        # Per seat, the list of cue names as the firmware's cues.render takes them; when set,
+        # the live renderer animates the lights itself at wall-clock time with the firmware's
+        # own cue table, so blink and chase patterns look right at any simulation speed.
+        self.cue_lists = None
+        self.cue_counts = None
+        self.leds_per_seat = 6
         self.leds = [[] for _ in range(SEATS)]
         # Tower as the board believes it: one [walls, roof_placed] per floor, Rhino Hero's floor.
         self.floors = []
         self.rhino_floor = None
         self._undo_tower = None
         self.events = deque(maxlen=max_events)
+        self._hands_before = None
         self.connected = True
         self.status = ""
         self._new = 0  # events not yet handed to a renderer
@@ -146,18 +153,40 @@ class View:
     def set_leds(self, frame, leds_per_seat, order="GRB"):
         self.leds = decode_frame(frame, leds_per_seat, order)
 
-    def set_seat_cues(self, cues):
-        """Per seat, the name of the cue shown (a list/tuple of 5, or a dict seat -> name)."""
+    def set_seat_cues(self, cues, counts=None):
+        """Per seat, the cue(s) shown: a list of 5 (each a name or a list of names, as the
+        firmware's ``seat_cues()`` gives them) or a dict seat -> name(s)."""
         names = [""] * SEATS
-        if isinstance(cues, dict):
-            for seat, name in cues.items():
+        lists = [[] for _ in range(SEATS)]
+        items = cues.items() if isinstance(cues, dict) else enumerate(list(cues)[:SEATS])
+        for seat, name in items:
+            try:
                 seat = int(seat)
-                if 0 <= seat < SEATS:
-                    names[seat] = _cue_text(name)
-        else:
-            for seat, name in enumerate(list(cues)[:SEATS]):
+            except (TypeError, ValueError):
+                continue
+            if 0 <= seat < SEATS:
                 names[seat] = _cue_text(name)
+                lists[seat] = _cue_list(name)
         self.seat_cues = names
+        self.cue_lists = lists
+        if counts is not None:
+            self.cue_counts = bytes(max(0, min(255, int(c or 0))) for c in list(counts)[:SEATS])
+
+    def animate(self, wall_ms, brightness=255):
+        """Render the LED colours from ``cue_lists`` with the firmware's cue table at
+        ``wall_ms``; no-op (keeps the mirrored frame) when there are no cue lists."""
+        if self.cue_lists is None:
+            return False
+        cues = _cues_module()
+        if cues is None:
+            return False
+        frame = bytearray(3 * SEATS * self.leds_per_seat)
+        try:
+            cues.render(frame, int(wall_ms), self.cue_lists, brightness, self.cue_counts)
+        except (ValueError, IndexError, TypeError):
+            return False
+        self.leds = decode_frame(frame, self.leds_per_seat, "GRB")
+        return True
 
     # -- tower -----------------------------------------------------------------------------------
     def _top_open_floor(self):
@@ -216,6 +245,7 @@ class View:
         t_ms = ev.get("t_ms", self.t_ms)
         if isinstance(t_ms, (int, float)):
             self.t_ms = t_ms
+        self._hands_before = list(self.hands)
         state = ev.get("state")
         if isinstance(state, dict):
             self.set_state(state)
@@ -229,34 +259,41 @@ class View:
         return text
 
     def _describe(self, name, ev):
+        """The event list's text for one board event (docs/board.md lists them), or None."""
         seat = ev.get("seat")
         if name in ("frame", "leds"):
-            data = ev.get("frame") or ev.get("data") or ev.get("hex")
+            data = ev.get("grb") or ev.get("frame") or ev.get("data")
             if isinstance(data, str):
                 try:
-                    self.set_leds(bytes.fromhex(data), int(ev.get("per_seat", ev.get("leds_per_seat", 6))),
-                                  ev.get("order", "GRB"))
+                    order = "GRB" if "grb" in ev else ev.get("order", "GRB")
+                    frame = bytes.fromhex(data)
+                    self.leds_per_seat = max(1, len(frame) // (3 * SEATS))
+                    self.set_leds(frame, self.leds_per_seat, order)
                 except ValueError:
                     pass
-            cues = ev.get("cues")
-            if cues is not None:
-                self.set_seat_cues(cues)
             return None
         if name == "cues":
-            self.set_seat_cues(ev.get("cues") or ev.get("seats") or [])
+            self.set_seat_cues(ev.get("seats") or ev.get("cues") or [], ev.get("counts"))
             return None
-        if name in ("sample", "samples"):
+        if name in ("sample", "samples", "boot", "options", "trace", "calib", "ignored"):
             return None
-        if name == "join":
-            if seat is not None and seat not in self.joined:
-                self.joined.append(seat)
-            return "%s joins" % _seat_name(seat)
-        if name in ("new_game", "start", "game"):
+        if name == "lobby":
+            self.joined = list(ev.get("joined") or [])
+            self.side = ev.get("side", self.side)
+            self.players = None
+            self.turn = None
+            self.over = False
+            if not self.joined:
+                return "waiting for players"
+            return "joined: %s (%s side; seat %s starts)" % (
+                ", ".join(map(str, self.joined)), self.side, ev.get("first"))
+        if name in ("game", "new_game", "start"):
             self.tower_reset()
             self.over = False
             self.winners = []
             self.loser = None
             self.result = None
+            self.tiebreak_seats = []
             if "players" in ev:
                 self.players = ev["players"]
             if "side" in ev:
@@ -269,51 +306,112 @@ class View:
             if "side" in ev:
                 bits.append("%s side" % ev["side"])
             return "new game" + (": " + ", ".join(bits) if bits else "")
+        if name == "resumed":
+            return "game resumed after a restart (%s inputs replayed)" % ev.get("inputs", "?")
         if name == "turn":
             if seat is not None:
                 self.turn = seat
+            drew = (self._hands_before is not None and isinstance(seat, int)
+                    and seat < len(self.hands) and seat < len(self._hands_before)
+                    and self.hands[seat] > self._hands_before[seat])
             way = self.direction
-            return "%s's turn (%s)" % (_seat_name(self.turn), "clockwise" if way == "cw" else "counter-clockwise")
-        if name in ("wall", "walls2", "roof", "rhino", "placement", "piece"):
-            piece = ev.get("piece", name)
-            if piece == "wall":
-                self.tower_walls(1)
-            elif piece == "walls2":
-                self.tower_walls(2)
-            elif piece == "roof":
-                self.tower_roof()
-            elif piece == "rhino":
-                self.tower_rhino()
-            words = {"wall": "wall placed", "walls2": "two walls placed", "roof": "roof placed",
-                     "rhino": "Rhino Hero set down"}.get(piece, str(piece))
-            return _with_seat(words, seat) + _status_suffix(ev)
-        if name == "rhino_lift":
-            return "Rhino Hero lifted"
-        if name == "symbol":
-            sym = ev.get("symbol", "none")
-            return _with_seat("symbol %s" % _SYMBOL_WORDS.get(sym, sym), seat) + _status_suffix(ev)
-        if name == "neighbor":
-            return _with_seat("neighbour hands over a card", seat) + _status_suffix(ev)
+            text = "seat %s's turn (%s)" % (self.turn, "clockwise" if way == "cw" else "counter-clockwise")
+            if drew:
+                text += ", draws a card"
+            if ev.get("owes_rhino"):
+                text += ", Rhino Hero must move first"
+            return text
+        if name == "input":
+            return self._input(ev)
+        if name == "refused":
+            return "refused %s: %s" % (ev.get("in", "input"), ev.get("error", ""))
+        if name == "detect":
+            what = ev.get("event")
+            if what in ("wall", "walls2", "roof", "rhino", "collapse"):
+                return None  # shown as the referee's input (or ignored outside a game)
+            return "(detector: %s)" % {"bump": "table bump", "rhino_lift": "Rhino Hero lifted",
+                                       "removed": "piece taken away", "shift": "load shifted"}.get(what, what)
         if name == "collapse":
-            self.tower_collapse()
-            return "COLLAPSE" + ("" if seat is None else " during %s's turn" % _seat_name(seat)) + _status_suffix(ev)
+            loser = ev.get("loser")
+            return "COLLAPSE" + ("" if loser is None else ": seat %s loses" % loser)
+        if name == "tiebreak":
+            seats = ev.get("seats")
+            if isinstance(seats, list):
+                self.tiebreak_seats = seats
+                return "tie-break: seats %s press their seat button once per special card" % (
+                    ", ".join(map(str, seats)))
+            return _with_seat("tie-break count %s" % ev.get("symbols", "?"), seat)
+        if name in ("result", "end", "over"):
+            self.over = True
+            self.tiebreak_seats = []
+            return self.result_text()
+        if name == "menu":
+            if ev.get("open"):
+                return "parent menu open"
+            if ev.get("chose"):
+                return "parent menu: %s" % ev["chose"]
+            return None
+        if name in ("warning", "error"):
+            return "%s: %s" % (name, ev.get("message") or ev.get("text") or ev.get("error") or "")
+        if name == "fault":
+            if "sensor" in ev:
+                return "sensor fault: %s %s" % (ev["sensor"], "on" if ev.get("on", True) else "cleared")
+            return "fault: %s %s" % (ev.get("file", ""), ev.get("message", ""))
+        # The simple shapes (also what the simulator's ideal mode emits).
+        if name in ("wall", "walls2", "roof", "rhino"):
+            return self._input({"in": name, "seat": seat, "warning": ev.get("warning")})
+        if name == "symbol":
+            return self._input({"in": "symbol", "symbol": ev.get("symbol"), "seat": seat,
+                                "warning": ev.get("warning")})
         if name in ("undo", "undo_collapse"):
             self.tower_undo()
             return "collapse undone"
-        if name == "tiebreak":
-            return _with_seat("tie-break count %s" % ev.get("symbols", ev.get("count", "?")), seat) + _status_suffix(ev)
-        if name in ("warning", "error"):
-            return "%s: %s" % (name, ev.get("message") or ev.get("text") or ev.get("error") or "")
-        if name in ("result", "end", "over"):
-            self.over = True
-            return self.result_text()
-        if name == "fault":
-            return "sensor fault: %s %s" % (ev.get("sensor", ev.get("name", "?")),
-                                            "on" if ev.get("on", True) else "cleared")
-        if name == "bump":
-            return "table bumped"
+        if name == "join":
+            if seat is not None and seat not in self.joined:
+                self.joined.append(seat)
+            return "%s joins" % _seat_name(seat)
         rest = {k: v for k, v in ev.items() if k not in ("ev", "t_ms")}
         return "%s %s" % (name, json.dumps(rest, sort_keys=True)) if rest else str(name)
+
+    def _input(self, ev):
+        """A referee input the board accepted (``ev: input``): update the tower and describe."""
+        kind = ev.get("in")
+        who = ev.get("seat") if kind == "tiebreak" else self.turn
+        by = "" if who is None else "seat %s: " % who
+        src = ev.get("src")
+        if kind == "wall":
+            self.tower_walls(1)
+            text = by + "wall placed"
+        elif kind == "walls2":
+            self.tower_walls(2)
+            text = by + "two walls placed"
+        elif kind == "roof":
+            self.tower_roof()
+            text = by + "roof placed"
+        elif kind == "rhino":
+            self.tower_rhino()
+            text = by + "Rhino Hero set down"
+        elif kind == "symbol":
+            sym = ev.get("symbol", "none")
+            if src == "timeout":
+                text = by + "no symbol pressed: a plain card"
+            else:
+                text = by + "symbol " + _SYMBOL_WORDS.get(sym, str(sym))
+        elif kind == "neighbor":
+            text = "left neighbour hands %s a card" % ("seat %s" % who if who is not None else "over")
+        elif kind == "collapse":
+            self.tower_collapse()
+            return "collapse %s" % ("declared from the menu" if src == "menu" else "detected") + _status_suffix(ev)
+        elif kind == "undo_collapse":
+            self.tower_undo()
+            text = "collapse undone"
+        elif kind == "tiebreak":
+            text = by + "tie-break count %s" % ev.get("symbols", "?")
+        else:
+            text = by + str(kind)
+        if src in ("menu", "host"):
+            text += " (%s)" % src
+        return text + _status_suffix(ev)
 
     def result_text(self):
         if self.result is None and not self.winners:
@@ -331,14 +429,40 @@ class View:
         return text
 
 
-def _cue_text(name):
-    if name is None:
-        return ""
+def _cues_module():
+    try:
+        from .firmware import fw
+
+        return fw("cues")
+    except ImportError:
+        return None
+
+
+def _cue_list(name):
+    if not name:
+        return []
     if isinstance(name, (list, tuple)):
-        return " ".join(str(n) for n in name if n)
+        return [str(n) for n in name if n]
     if isinstance(name, dict):
-        return str(name.get("cue") or name.get("name") or "")
-    return str(name)
+        n = name.get("cue") or name.get("name")
+        return [str(n)] if n else []
+    return [str(name)]
+
+
+def cue_words(name):
+    """``turn_cw`` -> ``turn_cw (chase)``: a cue name with its pattern from the firmware's table."""
+    cues = _cues_module()
+    table = getattr(cues, "CUES", None) if cues is not None else None
+    if table and name in table:
+        pattern = table[name][0]
+        names = getattr(cues, "PATTERN_NAMES", ())
+        if 0 <= pattern < len(names) and name != "off":
+            return "%s (%s)" % (name, names[pattern])
+    return name
+
+
+def _cue_text(name):
+    return " + ".join(cue_words(n) for n in _cue_list(name) if n != "off")
 
 
 def _with_seat(words, seat):
@@ -439,6 +563,7 @@ class LiveRenderer:
         if not force and now - self._last < self.min_interval:
             return
         self._last = now
+        view.animate(now * 1000.0)
         if self._live is not None:
             self._live.update(render_view(view, self.events_shown), refresh=True)
 
@@ -489,7 +614,7 @@ def seats_table(view):
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False, expand=False)
     table.add_column("seat")
     table.add_column("lights", no_wrap=True)
-    table.add_column("cue", no_wrap=True, max_width=26)
+    table.add_column("cue", no_wrap=True, max_width=34)
     table.add_column("hand", justify="right")
     table.add_column("", no_wrap=True)
     players = view.players or 0

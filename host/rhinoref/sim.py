@@ -119,6 +119,7 @@ class _IdealTable:
         self.step_ms = 1000 // sps
         self.queue = []
         self.truth = []
+        self.log = []             # (t_ms, action) as the bots asked for them
         self.rhino_on_tower = False
         self._press = None
         self.tower_walls = 0
@@ -130,6 +131,7 @@ class _IdealTable:
     def _act(self, name, ms=None):
         end = max([self.now_ms] + [q[0] for q in self.queue]) + (ms or self.DURATIONS[name])
         self.queue.append((end, name))
+        self.log.append((self.now_ms, name))
 
     def place_wall(self):
         self._act("wall")
@@ -158,6 +160,7 @@ class _IdealTable:
     def collapse(self, kind):
         self.truth.append((self.now_ms, "collapse"))
         self._act("collapse")
+        self.log.append((self.now_ms, "collapse:" + kind))
 
     def press(self, name):
         self._press = name
@@ -198,6 +201,8 @@ class _IdealReferee:
         self.detected = []
         self.log = []
         self.t0 = 0
+        self.menu_open = False
+        self.side = "easy"
 
     def _apply(self, t, kind, **kw):
         g = self.game
@@ -235,18 +240,32 @@ class _IdealReferee:
 
     def press(self, t, name):
         g = self.game
+        if name == "menu_long":
+            self.menu_open = True
+            return
+        if self.menu_open:
+            self.menu_open = False
+            if g is not None and name == "reverse":
+                self._apply(t, "undo_collapse")
+            elif g is not None and name == "skip" and not g.over:
+                self._apply(t, "collapse")
+            return
         if g is None:
             if name.startswith("seat") and not name.endswith("_long"):
                 seat = int(name[4:])
                 if seat not in self.joined:
                     self.joined.append(seat)
                     self.events.append({"ev": "join", "t_ms": t, "seat": seat})
+            elif name == "reverse":
+                self.side = "expert" if self.side == "easy" else "easy"
             elif name == "menu" and len(self.joined) >= 2:
-                self.game = self.rules.Game(len(self.joined), first=self.joined[0])
+                seats = sorted(self.joined)
+                self.game = self.rules.Game(len(seats), first=seats.index(self.joined[0]),
+                                            side=self.side)
                 self.t0 = t
                 self.log.append(fw("gamelog").game_header(self.game))
-                self.events.append({"ev": "new_game", "t_ms": t, "players": len(self.joined),
-                                    "first": self.joined[0], "side": "easy"})
+                self.events.append({"ev": "game", "t_ms": t, "players": len(seats),
+                                    "first": self.game.first, "side": self.side})
                 self.events.append({"ev": "turn", "t_ms": t, "seat": self.game.turn})
             return
         if name in self.rules.SYMBOLS:
@@ -260,8 +279,6 @@ class _IdealReferee:
                     self.count[seat] = self.count.get(seat, 0) + 1
             elif g.double_pending and seat == (g.turn + 1) % g.players:
                 self._apply(t, "neighbor")
-        elif name == "menu_long":
-            self._apply(t, "undo_collapse" if g.loser is not None else "collapse")
         if not g.awaiting_symbol:
             self.roof_at = None
 
@@ -339,6 +356,131 @@ def _play_ideal(players, seed, side, view, pacer, max_sim_ms, collapses=True, mi
     return _result(g, bots, table.truth, ref.detected, ref.log, samples, wall0, end_ms,
                    table.now_ms - ref.t0, dict(seed=seed, players=players, side=side, sps=None,
                                                accel=None, mode="ideal"))
+
+
+# -- the firmware world: the board's Referee on the simulated table -----------------------------------
+
+def button_name(column):
+    """The trace's input column (``seat:2``, ``symbol:skip``, ``menu:long``) as the board app's
+    button name (``seat2``, ``skip``, ``menu_long``)."""
+    long = column.endswith(":long")
+    if long:
+        column = column[:-5]
+    kind, _, rest = column.partition(":")
+    if kind == "seat":
+        name = "seat" + rest
+    elif kind == "symbol":
+        name = rest
+    else:
+        name = column
+    return name + "_long" if long else name
+
+
+class _Watcher:
+    """Reads the board's event lines: what the detector saw, when the game began and ended."""
+
+    def __init__(self):
+        import json
+
+        self.loads = json.loads
+        self.detected = []        # (t_ms, event) as the detector reported them
+        self.t0 = None            # board time of game time 0
+        self.end_ms = None        # game time of the input that ended the game
+        self.last_input = None
+        self.warnings = 0
+        self.errors = 0
+
+    def feed(self, lines, view=None):
+        for line in lines:
+            ev = self.loads(line)
+            name = ev.get("ev")
+            if name == "detect":
+                self.detected.append((ev["t_ms"], ev["event"]))
+            elif name == "input":
+                if self.t0 is None:
+                    self.t0 = ev["t_ms"] - ev["game_t_ms"]
+                self.last_input = ev
+                if ev.get("status") == "warning":
+                    self.warnings += 1
+            elif name == "refused":
+                self.errors += 1
+            elif name == "result" and self.last_input is not None and self.end_ms is None:
+                self.end_ms = self.last_input["game_t_ms"]
+            elif name == "game":
+                self.end_ms = None
+            if view is not None:
+                view.apply_event(ev)
+
+
+def _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_ms, collapses,
+                   mistakes):
+    from .table import Table
+
+    app = fw("app")
+    detector = fw("detector")
+    table = Table(seed=seed, sps=sps, accel=accel)
+    learned = table.calibration()
+
+    def make_detector(cal, sps, accel):
+        # The calibration the board would have learned on this table (with its errors).
+        return detector.Detector(learned, sps=sps, accel=accel)
+
+    # root=None: the Referee keeps its game log in memory (ref.log_lines) instead of on flash.
+    ref = app.Referee(root=None, sps=sps, accel=accel, t_ms=0, make_detector=make_detector)
+    bots = Bots(table, players, seed=seed, game=lambda: ref.game, side=side,
+                collapses=collapses, mistakes=mistakes)
+    table.players, table.first, table.side = players, bots.first, side
+    watch = _Watcher()
+    rows = [] if trace else None
+    chunk = 50 if (view is not None or pacer.speed) else 2000
+    nxt = table.next_sample
+    feed = ref.sample
+    press = ref.press
+    step = bots.step
+    samples = 0
+    t = 0
+    wall0 = time.perf_counter()
+    if view is not None:
+        view.leds_per_seat = len(ref.frame) // 15
+        watch.feed(ref.pop_events(), view)
+    while not bots.done and t < max_sim_ms:
+        until = t + chunk
+        while t < until:
+            t, raw, ax, ay, az, inp = nxt()
+            samples += 1
+            if inp is not None:
+                press(t, button_name(inp))
+            feed(t, raw, ax, ay, az)
+            if rows is not None:
+                rows.append((t, raw, ax, ay, az, inp) if accel else (t, raw, None, None, None, inp))
+            if t >= bots._wake:
+                step(t)
+        if view is not None:
+            view.t_ms = t
+            watch.feed(ref.pop_events(), view)
+            _notes(view, bots)
+            pacer(t, view)
+        else:
+            watch.feed(ref.pop_events())
+            if pacer.speed:
+                pacer(t)
+    if view is not None:
+        _notes(view, bots)
+        if ref.game is not None:
+            view.set_state(ref.game.state())
+        pacer(t, view, force=True)
+    g = ref.game
+    t0 = watch.t0 if watch.t0 is not None else 0
+    result = _result(g, bots, table.truth, watch.detected, ref.log_lines or [], samples, wall0,
+                     watch.end_ms, t - t0,
+                     dict(seed=seed, players=players, side=side, sps=sps, accel=accel,
+                          mode="firmware"))
+    result.warnings = watch.warnings
+    result.errors = watch.errors
+    if rows is not None:
+        result.trace_rows = rows
+        result.trace_meta = table.meta()
+    return result
 
 
 # -- shared bits --------------------------------------------------------------------------------------
@@ -430,10 +572,8 @@ def play_game(players=4, seed=1, sps=80, accel=True, side="easy", speed=None, vi
     pacer = Pacer(speed, renderer)
     if mode == "ideal":
         return _play_ideal(players, seed, side, view, pacer, max_sim_ms, collapses, mistakes)
-    from .simfw import play_firmware
-
-    return play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_ms,
-                         collapses, mistakes)
+    return _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_ms,
+                          collapses, mistakes)
 
 
 def _batch_one(job):
