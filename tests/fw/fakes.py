@@ -111,6 +111,7 @@ class FakeHX711:
         self.reads = 0  # completed reads (25+ pulses)
         self.stray_pulses = 0  # rising edges with no data waiting
         self.power_downs = 0
+        self.listeners = []
         self.sck = FakePin(write=self._cpu_sck)
         self.dout = FakePin(read=self._cpu_dout)
 
@@ -125,10 +126,12 @@ class FakeHX711:
         return self.dout_at(self.now_us)
 
     def sleep_ms(self, ms):
-        self.now_us += ms * 1000
+        self.sleep_us(ms * 1000)
 
     def sleep_us(self, us):
         self.now_us += us
+        for run in self.listeners:  # running state machines keep up with the clock
+            run()
 
     # the model, at explicit times (the PIO emulator runs behind the CPU clock)
 
@@ -324,6 +327,7 @@ class FakeStateMachine:
         self.t = self.chip.now_us
         self.executed = 0
         rp2.machines.append(self)
+        self.chip.listeners.append(self._run)
         # init drives the side-set pin to its initial level (OUT_LOW) and owns it
         if sideset_base is not None:
             self.chip.set_sck(0, self.chip.now_us)
