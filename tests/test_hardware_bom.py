@@ -39,7 +39,8 @@ def test_columns():
 
 def test_each_line_cost_is_qty_times_unit(parts):
     for r in parts:
-        qty, unit, line = int(r["qty"]), Decimal(r["unit cost (EUR)"]), Decimal(r["line cost (EUR)"])
+        qty, unit = int(r["qty"]), Decimal(r["unit cost (EUR)"])
+        line = Decimal(r["line cost (EUR)"])
         assert qty >= 0 and unit > 0, r["ref"]
         assert (qty * unit).quantize(Decimal("0.01")) == line, r["ref"]
 

@@ -6,7 +6,8 @@ Usage::
 
     from machine import I2C, Pin
     from referee import pins
-    i2c = I2C(pins.I2C_ID, sda=Pin(pins.I2C_SDA), scl=Pin(pins.I2C_SCL), freq=pins.I2C_FREQ)
+    i2c = I2C(pins.I2C_ID, sda=Pin(pins.I2C_SDA), scl=Pin(pins.I2C_SCL),
+              freq=pins.I2C_FREQ)
     seat_pins = [Pin(g, Pin.IN, Pin.PULL_UP) for g in pins.SEATS]  # pressed reads 0
 
 Plain integers and tuples so that firmware, host tools and tests can all import it.
