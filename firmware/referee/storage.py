@@ -210,8 +210,13 @@ def parse_checked(name, blob):
     fields = blob[len(_MAGIC):end].split()
     try:
         version = int(fields[0])
-        if version != FORMAT_VERSION:
-            raise CorruptFile("%s: unsupported file format version %d" % (name, version))
+    except (IndexError, ValueError):
+        version = -1
+    if version < 0:
+        raise CorruptFile(name + ": not a rhinoref file (bad header)")
+    if version != FORMAT_VERSION:  # written by a newer firmware: do not guess its layout
+        raise CorruptFile("%s: unsupported file format version %d" % (name, version))
+    try:
         if not (fields[1].startswith(b"len=") and fields[2].startswith(b"crc32=")):
             raise ValueError
         length = int(fields[1][4:])
