@@ -23,8 +23,9 @@ The model (documented with its numbers in docs/simulator.md):
   (7 cards each with 2 players, else 5). Each card also carries the wall marks (1 or 2) that the
   next floor must follow. A card is held physically: played from a hand, drawn from the pile
   when the referee shows a draw, handed over by the left neighbour after a double.
-* Timing: think 1.2-4.5 s before a turn, 0.8-2.5 s between pieces, the symbol pressed
-  0.5-2.2 s after the roof settles; per-seat personality (speed and steadiness).
+* Timing: think 2.5-7 s before a turn, 2-4.5 s to fold and set each wall, 1.5-4 s to choose
+  and lay the roof, the symbol pressed 0.6-2.5 s after the roof settles; per-seat personality
+  (speed x0.7-1.4 and steadiness).
 * Mistakes, rare: forgetting to move Rhino Hero until the warning cue (then moving him),
   building 0 or 3 walls, pressing a symbol late, a piece taken back mid-placement.
 * Accidents that are not collapses: a table bump, a knock, leaning on the table.
@@ -180,6 +181,7 @@ class Bots:
         self.collapse_floors = None
         self.turns = 0
         self.presses = []         # (t_ms, button)
+        self.last_card = {}       # seat -> the roof card it played last
         self.notes = []           # (t_ms, text): mistakes and accidents, for the event list
         self.done = False
         self._wake = 0
@@ -240,28 +242,51 @@ class Bots:
         yield 300
         self._deal()
         idle_checks = 0
+        undos = 0
+        waited = 0
         while True:
             g = self.game()
             if g is None:
+                # No game on the board (it never started, or went back to the lobby).
+                waited += 1
+                if waited > 40:
+                    self.note("no game on the board: the bots give up")
+                    return
                 yield 500
                 continue
             if self.collapsed:
                 yield from self._after_collapse()
                 return
+            if g.result == "collapse" or g.loser is not None:
+                # The board shows a collapse but the tower stands: a false alarm, undone from
+                # the parent menu (up to 3 times a game; then the family accepts the result).
+                if undos < 3 and not self.collapsed:
+                    undos += 1
+                    yield from self._undo_false_collapse()
+                    continue
             if g.over:
                 yield from self._after_result()
                 return
             if getattr(g, "tiebreak_seats", None):
                 yield from self._tiebreak()
                 continue
-            if g.result == "collapse" or (g.loser is not None):
-                # A collapse shown but the tower stands: a false alarm, undo it from the menu.
-                yield from self._undo_false_collapse()
-                continue
             if getattr(g, "awaiting_symbol", False):
                 # Someone's roof waits for its symbol (plain card: the window runs out).
                 idle_checks += 1
-                yield ("until", lambda: not self.game().awaiting_symbol or self.game().over, 8000)
+                if idle_checks <= 2:
+                    yield ("until", lambda: not self.game().awaiting_symbol or self.game().over, 8000)
+                    continue
+                # Still waiting (e.g. after an undo): the player presses their card's symbol
+                # again, or, for a plain card, the next player just starts building.
+                card = self.last_card.get(g.turn)
+                if card is not None and card[0] != "none" and idle_checks == 3:
+                    self.press(card[0])
+                    yield 1500
+                    continue
+                nxt = (g.turn + g.direction) % self.players
+                idle_checks = 0
+                yield from self._turn(nxt)
+                self.turns += 1
                 continue
             idle_checks = 0
             yield from self._turn(g.turn)
@@ -289,7 +314,7 @@ class Bots:
         self._sync_draws(seat)
         g = self.game()
         double = bool(getattr(g, "double_pending", False))
-        yield self._ms(seat, 1200, 4500) if not double else self._ms(seat, 700, 2000)
+        yield self._ms(seat, 2500, 7000) if not double else self._ms(seat, 1000, 2500)
         yield from self._accidents(seat)
         if self.collapsed:
             return
@@ -324,12 +349,13 @@ class Bots:
                 return
         # The roof: the card from the hand, or from the left neighbour after a double.
         card, giver = self._choose_card(seat, double)
+        self.last_card[seat] = card
         if giver is not None:
             for delay, button in self.flow.neighbor(giver):
                 yield delay
                 self.press(button)
             self.note("seat %d hands seat %d a card" % (giver, seat))
-        yield self._ms(seat, 800, 2500)
+        yield self._ms(seat, 1500, 4000)
         yield from self._place(seat, "roof")
         if self.collapsed:
             return
@@ -339,7 +365,7 @@ class Bots:
         if symbol != "none":
             yield ("until", lambda: self.game().awaiting_symbol or self.game().over, 3000)
             late = self.mistakes and self.rng.random() < P_LATE_SYMBOL
-            yield self._ms(seat, 4500, 7000) if late else self._ms(seat, 500, 2200)
+            yield self._ms(seat, 5500, 8000) if late else self._ms(seat, 600, 2500)
             if late:
                 self.note("seat %d presses the symbol late" % seat)
             self.press(symbol)
@@ -387,11 +413,11 @@ class Bots:
     # -- pieces ------------------------------------------------------------------------------------
     def _walls(self, seat, n):
         if n == 2 and self.rng.random() < P_TWO_AT_ONCE:
-            yield self._ms(seat, 1500, 3500)
+            yield self._ms(seat, 2500, 5000)
             yield from self._place(seat, "walls2")
             return
         for _ in range(n):
-            yield self._ms(seat, 1200, 3200)
+            yield self._ms(seat, 2000, 4500)
             yield from self._place(seat, "wall")
             if self.collapsed:
                 return
@@ -437,7 +463,7 @@ class Bots:
             self.rhino_floor = self.floors
 
     def _move_rhino(self, seat):
-        yield self._ms(seat, 1000, 3000)
+        yield self._ms(seat, 1500, 3500)
         yield from self._place(seat, "rhino")
 
     def _collapse(self, kind, piece):
@@ -500,7 +526,4 @@ class Bots:
         for delay, button in self.flow.undo_collapse():
             yield delay
             self.press(button)
-        yield ("until", lambda: self.game().loser is None or self.game().over and False, 4000)
-        if self.game().loser is not None:
-            # Undo did not take: nothing more a family can do here; let the game end.
-            self.collapsed = True
+        yield ("until", lambda: self.game().loser is None, 4000)

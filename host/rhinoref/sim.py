@@ -456,8 +456,9 @@ def _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_
             if t >= bots._wake:
                 step(t)
         if view is not None:
-            view.t_ms = t
+            # Events without their own t_ms take the time of the one before (then the chunk's).
             watch.feed(ref.pop_events(), view)
+            view.t_ms = t
             _notes(view, bots)
             pacer(t, view)
         else:
