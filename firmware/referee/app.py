@@ -105,6 +105,7 @@ class Referee:
         self.symbol_ms = SYMBOL_MS
         self.sps = sps
         self.mirror = False
+        self.hw_watchdog = False  # the board's hardware WDT (referee.board explains)
         # lobby
         self.joined = []  # physical seats in the order they joined; the first starts
         self.side = "easy"
@@ -849,10 +850,12 @@ class Referee:
         sy = protocol.arg(d, "symbol_ms", protocol.INT, self.symbol_ms, 0, 600000)
         sps = protocol.arg(d, "sps", protocol.INT, self.sps, choices=(10, 80))
         mi = protocol.arg(d, "mirror", protocol.BOOL, self.mirror)
+        hw = protocol.arg(d, "hw_watchdog", protocol.BOOL, self.hw_watchdog)
         self.brightness = b
         self.grace_ms = gr
         self.symbol_ms = sy
         self.mirror = mi
+        self.hw_watchdog = hw
         if sps != self.sps:
             self.sps = sps
             if getattr(self, "det", None) is not None:  # not while booting
@@ -860,7 +863,8 @@ class Referee:
 
     def _options(self):
         return {"brightness": self.brightness, "grace_ms": self.grace_ms,
-                "symbol_ms": self.symbol_ms, "sps": self.sps, "mirror": self.mirror}
+                "symbol_ms": self.symbol_ms, "sps": self.sps, "mirror": self.mirror,
+                "hw_watchdog": self.hw_watchdog}
 
     def _save_options(self):
         path = _join(self.root, "options.json")

@@ -308,7 +308,7 @@ def _inject(ref, t, msg):
 
 
 def _options_cmd(ref, t, msg):
-    protocol.only(msg, ("brightness", "grace_ms", "symbol_ms", "sps", "mirror"))
+    protocol.only(msg, ("brightness", "grace_ms", "symbol_ms", "sps", "mirror", "hw_watchdog"))
     changed = len(msg) > (2 if "id" in msg else 1)
     ref._apply_options(msg)
     if changed:
