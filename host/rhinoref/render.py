@@ -115,6 +115,7 @@ class View:
         self.floors = []
         self.rhino_floor = None
         self._undo_tower = None
+        self.fallen = None        # floors the tower had when it last collapsed
         self.events = deque(maxlen=max_events)
         self._hands_before = None
         self.connected = True
@@ -208,6 +209,7 @@ class View:
 
     def tower_collapse(self):
         self._undo_tower = ([list(f) for f in self.floors], self.rhino_floor)
+        self.fallen = self.roof_count()
         self.floors = []
         self.rhino_floor = None
 
@@ -215,11 +217,13 @@ class View:
         if self._undo_tower is not None:
             self.floors, self.rhino_floor = self._undo_tower
             self._undo_tower = None
+            self.fallen = None
 
     def tower_reset(self):
         self.floors = []
         self.rhino_floor = None
         self._undo_tower = None
+        self.fallen = None
 
     def roof_count(self):
         return sum(1 for f in self.floors if f[1])
@@ -681,6 +685,10 @@ def tower_text(view, max_floors=16):
         text.append("\n")
     if hidden:
         text.append("   ... %d floors below\n" % hidden, style="grey50")
+    if not floors and view.fallen is not None:
+        text.append("   ▚▞▚▞▚▞▚▞▚", style="bold red")
+        text.append(" the tower fell (%d floor%s)\n" % (view.fallen, "" if view.fallen == 1 else "s"),
+                    style="bold red")
     text.append("   ═════════", style="bold white")
     text.append(" foundation%s" % (" (%s)" % view.side if view.side else ""), style="grey50")
     roofs = view.roof_count()

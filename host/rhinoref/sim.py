@@ -456,6 +456,9 @@ def _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_
             if t >= bots._wake:
                 step(t)
         if view is not None:
+            # The board loop reads the frame every pass, which brings the cues up to date (and
+            # emits a "cues" event when they changed); do the same for the view.
+            ref.seat_cues()
             # Events without their own t_ms take the time of the one before (then the chunk's).
             watch.feed(ref.pop_events(), view)
             view.t_ms = t
