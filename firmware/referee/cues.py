@@ -49,7 +49,7 @@ FRAME_SUM_MAX = LED_BUDGET_MA * 255 // MA_PER_CHANNEL_FULL
 # Patterns (ints so the renderer branches cheaply).
 _OFF = const(0)
 _SOLID = const(1)  # steady
-_SPLIT = const(2)  # steady, two colours: first half / second half
+_SPLIT = const(2)  # steady, two colours: first half, a dark LED, second colour
 _PULSE = const(3)  # breathing, 2 s
 _CHASE = const(4)  # a comet running clockwise (param 1) or counter-clockwise (param -1)
 _HALVES = const(5)  # first half and second half blink in turn, 2.5 Hz
@@ -107,7 +107,7 @@ _TABLE = (
     ("loser", _DOT, _RED, _BLACK, 0),  # you lost
     ("all_win", _TWINKLE, _GOLD, _BLACK, 0),  # everyone wins
     ("calibrating", _SPIN, _BLUE, _BLACK, 0),  # calibration in progress: keep the table still
-    ("fault", _TRIPLE, _RED, _BLACK, 0),  # sensor fault: see the status
+    ("fault", _TRIPLE, _CYAN, _BLACK, 0),  # sensor fault: see the status
     ("menu", _BAR, _PURPLE, _BLACK, 0),  # parent menu open (bar = brightness level)
 )
 
@@ -190,11 +190,11 @@ def _seat(frame, seat, n, cue, t, level, count):
         if pat == _SOLID:
             lv = 255
         elif pat == _SPLIT:
-            if k >= n >> 1:
+            if k > n >> 1:
                 r2, g2, b2 = _COL2[cue]
                 _put(frame, base + k, r2, g2, b2, level)
                 continue
-            lv = 255
+            lv = 0 if k == n >> 1 else 255  # a dark gap between the two colours
         elif pat == _PULSE:
             lv = 20 + _tri(t, 2000) * 235 // 255
         elif pat == _CHASE:
