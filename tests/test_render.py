@@ -205,3 +205,22 @@ def test_live_renderer_draws_to_its_console():
         r.event(v)
         r.draw(v, force=True)
     assert "live test" in buf.getvalue() and "wall placed" in buf.getvalue()
+
+
+def test_game_seats_are_shown_at_their_physical_seats():
+    # Three players sitting at seats 0, 2 and 4: the rules count game seats 0, 1, 2.
+    v = View()
+    v.apply_event({"ev": "game", "players": 3, "first": 1, "side": "expert", "seats": [0, 2, 4]})
+    v.apply_event({"ev": "turn", "seat": 1, "direction": "cw", "hands": [5, 4, 3], "pile": 16})
+    v.apply_event({"ev": "input", "t_ms": 5, "in": "roof"})
+    v.apply_event({"ev": "result", "result": "collapse", "winners": [2], "loser": 1})
+    texts = [t for _, t in v.events]
+    assert texts[0] == "new game: 3 players, seat 2 starts, expert side"
+    assert texts[1] == "seat 2's turn (clockwise)"
+    assert texts[2] == "seat 2: roof placed"
+    assert texts[3] == "GAME OVER (collapse): winner seat 4; seat 2 loses"
+    text, _ = panel_text(v)
+    rows = {ln.split()[1]: ln for ln in text.splitlines() if ln.startswith("│ ") and ln.split()[1].isdigit()}
+    assert "3" in rows["4"] and "★ wins" in rows["4"]
+    assert "4" in rows["2"] and "✗ loses" in rows["2"]
+    assert "★" not in rows["1"] and "✗" not in rows["1"]

@@ -103,6 +103,9 @@ class View:
         self.loser = None
         self.result = None
         self.joined = []
+        # Physical seat of each game seat (a 3-player game may sit at seats 0, 2 and 4); the
+        # rules state counts game seats, the lights and the event texts use physical ones.
+        self.seats = None
         self.seat_cues = [""] * SEATS
         # Per seat, the list of cue names as the firmware's cues.render takes them; when set,
         # the live renderer animates the lights itself at wall-clock time with the firmware's
@@ -136,6 +139,18 @@ class View:
         return list(self.events)[-n:]
 
     # -- state ----------------------------------------------------------------------------------
+    def phys(self, gs):
+        """The physical seat (0-4 around the table) of game seat ``gs``."""
+        if isinstance(gs, int) and self.seats and 0 <= gs < len(self.seats):
+            return self.seats[gs]
+        return gs
+
+    def game_seat(self, phys):
+        if self.seats:
+            return self.seats.index(phys) if phys in self.seats else None
+        players = self.players or 0
+        return phys if phys < players else None
+
     def set_state(self, state):
         """Take the referee's state dict (SPEC 3.1 replay fields, plus what else is there)."""
         for key in ("turn", "hands", "pile", "walls_left", "owes_rhino", "over", "winners",
@@ -302,11 +317,13 @@ class View:
                 self.players = ev["players"]
             if "side" in ev:
                 self.side = ev["side"]
+            if isinstance(ev.get("seats"), list):
+                self.seats = list(ev["seats"])
             bits = []
             if "players" in ev:
                 bits.append("%s players" % ev["players"])
             if "first" in ev:
-                bits.append("seat %s starts" % ev["first"])
+                bits.append("seat %s starts" % self.phys(ev["first"]))
             if "side" in ev:
                 bits.append("%s side" % ev["side"])
             return "new game" + (": " + ", ".join(bits) if bits else "")
@@ -319,7 +336,7 @@ class View:
                     and seat < len(self.hands) and seat < len(self._hands_before)
                     and self.hands[seat] > self._hands_before[seat])
             way = self.direction
-            text = "seat %s's turn (%s)" % (self.turn, "clockwise" if way == "cw" else "counter-clockwise")
+            text = "seat %s's turn (%s)" % (self.phys(self.turn), "clockwise" if way == "cw" else "counter-clockwise")
             if drew:
                 text += ", draws a card"
             if ev.get("owes_rhino"):
@@ -337,14 +354,14 @@ class View:
                                        "removed": "piece taken away", "shift": "load shifted"}.get(what, what)
         if name == "collapse":
             loser = ev.get("loser")
-            return "COLLAPSE" + ("" if loser is None else ": seat %s loses" % loser)
+            return "COLLAPSE" + ("" if loser is None else ": seat %s loses" % self.phys(loser))
         if name == "tiebreak":
             seats = ev.get("seats")
             if isinstance(seats, list):
                 self.tiebreak_seats = seats
                 return "tie-break: seats %s press their seat button once per special card" % (
-                    ", ".join(map(str, seats)))
-            return _with_seat("tie-break count %s" % ev.get("symbols", "?"), seat)
+                    ", ".join(str(self.phys(x)) for x in seats))
+            return _with_seat("tie-break count %s" % ev.get("symbols", "?"), self.phys(seat))
         if name in ("result", "end", "over"):
             self.over = True
             self.tiebreak_seats = []
@@ -380,7 +397,7 @@ class View:
     def _input(self, ev):
         """A referee input the board accepted (``ev: input``): update the tower and describe."""
         kind = ev.get("in")
-        who = ev.get("seat") if kind == "tiebreak" else self.turn
+        who = self.phys(ev.get("seat") if kind == "tiebreak" else self.turn)
         by = "" if who is None else "seat %s: " % who
         src = ev.get("src")
         if kind == "wall":
@@ -420,16 +437,17 @@ class View:
     def result_text(self):
         if self.result is None and not self.winners:
             if self.tiebreak_seats:
-                return "tie-break: seats %s enter their counts" % ", ".join(map(str, self.tiebreak_seats))
+                return "tie-break: seats %s enter their counts" % ", ".join(
+                    str(self.phys(x)) for x in self.tiebreak_seats)
             return "game over"
         how = {"emptied_hand": "emptied hand", "collapse": "collapse",
                "walls_used": "all walls used"}.get(self.result, str(self.result))
-        win = ", ".join(_seat_name(s) for s in self.winners) or "nobody yet"
+        win = ", ".join(_seat_name(self.phys(s)) for s in self.winners) or "nobody yet"
         text = "GAME OVER (%s): winner %s" % (how, win)
         if len(self.winners) > 1:
             text = "GAME OVER (%s): winners %s" % (how, win)
         if self.loser is not None:
-            text += "; %s loses" % _seat_name(self.loser)
+            text += "; %s loses" % _seat_name(self.phys(self.loser))
         return text
 
 
@@ -621,22 +639,23 @@ def seats_table(view):
     table.add_column("cue", no_wrap=True, max_width=34)
     table.add_column("hand", justify="right")
     table.add_column("", no_wrap=True)
-    players = view.players or 0
     for seat in range(SEATS):
-        in_play = seat < players if players else (seat in view.joined)
+        gs = view.game_seat(seat)
+        in_play = gs is not None if view.players else (seat in view.joined)
         label = Text("%d" % seat, style="bold" if in_play else "grey50")
         hand = ""
-        if in_play and seat < len(view.hands):
-            hand = "%d" % view.hands[seat]
+        if gs is not None and gs < len(view.hands):
+            hand = "%d" % view.hands[gs]
         marks = []
-        if seat == view.turn and in_play and not view.over:
-            marks.append(("◀ turn", "bold yellow"))
-        if seat in (view.winners or []):
-            marks.append(("★ wins", "bold green"))
-        if view.loser == seat:
-            marks.append(("✗ loses", "bold red"))
-        if seat in (view.tiebreak_seats or []):
-            marks.append(("# count", "bold magenta"))
+        if gs is not None:
+            if gs == view.turn and not view.over and not view.tiebreak_seats and view.loser is None:
+                marks.append(("◀ turn", "bold yellow"))
+            if gs in (view.winners or []):
+                marks.append(("★ wins", "bold green"))
+            if view.loser == gs:
+                marks.append(("✗ loses", "bold red"))
+            if gs in (view.tiebreak_seats or []):
+                marks.append(("# count", "bold magenta"))
         mark = Text()
         for i, (words, style) in enumerate(marks):
             if i:
@@ -739,7 +758,7 @@ def render_view(view, events_shown=12):
     elif view.tiebreak_seats:
         play.append(view.result_text(), style="bold magenta")
     elif view.turn is not None:
-        play.append("seat %s to play, %s" % (view.turn, _ARROW.get(view.direction, view.direction)),
+        play.append("seat %s to play, %s" % (view.phys(view.turn), _ARROW.get(view.direction, view.direction)),
                     style="bold yellow")
         extras = []
         if view.owes_rhino:
