@@ -229,8 +229,10 @@ class Calibrator:
 
     Stillness is judged like a kitchen scale: after a median of three (a lone HX711 spike is
     dropped), a window of ``window_ms`` whose samples all lie within a band of ``band_g`` is
-    still, and its mean is the level. A sample outside the band restarts the window and sets
-    ``moving``. Tuning values are class attributes.
+    still; two still windows in a row whose means agree within a quarter band give the level
+    (the second mean). A sample outside the band sets ``moving``, drops the next quarter
+    window (ringing, the last touch of a hand) and starts over. So a placement is measured
+    about 2.3 s after the hand lets go. Tuning values are class attributes.
     """
 
     window_ms = 1000  # one still second, as a kitchen scale waits
@@ -255,6 +257,8 @@ class Calibrator:
         self.level = None  # mean raw count of the last still window
         self._m1 = self._m2 = None
         self._n = 0
+        self._skip = 0
+        self._prev = None  # mean of the last still window
         self._sum = self._lo = self._hi = 0
         self._phase = 0
         self._since = None
@@ -279,7 +283,8 @@ class Calibrator:
         self.result = None
         self._phase = _ZERO
         self._since = None
-        self._n = 0  # a new step needs a fresh still window
+        self._n = 0  # a new step needs fresh still windows
+        self._prev = None
         self._samples = []
         self._band = self._band_counts()
 
@@ -330,7 +335,9 @@ class Calibrator:
         else:
             x = raw if raw >= m2 else (m1 if m1 < m2 else m2)
         changed = False
-        if self._n == 0:
+        if self._skip:
+            self._skip -= 1  # just moved: let ringing and the hand's last touch die down
+        elif self._n == 0:
             self._n = 1
             self._sum = self._lo = self._hi = x
         else:
@@ -339,8 +346,9 @@ class Calibrator:
             elif x > self._hi:
                 self._hi = x
             if self._hi - self._lo > self._band:
-                self._n = 1
-                self._sum = self._lo = self._hi = x
+                self._n = 0
+                self._prev = None
+                self._skip = self._n_window >> 2
                 if not self.moving:
                     self.moving = True
                     changed = True
@@ -349,13 +357,19 @@ class Calibrator:
                 self._sum += x
                 if self._n >= self._n_window:
                     n = self._n
-                    self.level = (2 * self._sum + n) // (2 * n)  # rounded mean
+                    mean = (2 * self._sum + n) // (2 * n)  # rounded
                     self._n = 0
-                    if self.moving:
-                        self.moving = False
-                        changed = True
-                    if self.state == BUSY and self._still(self.level):
-                        changed = True
+                    prev = self._prev
+                    self._prev = mean
+                    # a level counts once two still windows in a row agree: the first one
+                    # after a touch may still hold its tail
+                    if prev is not None and abs(mean - prev) <= self._band >> 2:
+                        self.level = mean
+                        if self.moving:
+                            self.moving = False
+                            changed = True
+                        if self.state == BUSY and self._still(mean):
+                            changed = True
         if self.state == BUSY:
             if self._since is None:
                 self._since = t_ms
