@@ -96,10 +96,13 @@ class Detector:
     settle_ms = 350         # scale-style stability window
     drop_ms = 37            # how long a drop must last (80 SPS: 3 samples after the median)
     impact_ms = 300         # cards in free fall land within this time of the drop's start
-    acc_thr_mg = 45         # accelerometer activity: sum of |deviation| over three axes
+    acc_thr_mg = 25         # accelerometer activity: sum of |deviation| over three axes
     bump_mg = 80            # activity above this is reported as a table bump
     acc_hold_ms = 150       # shaking counts as going on this long after the last active sample
     bump_gap_ms = 1000      # one bump event per second at most
+    grab_ms = 500           # a hand on the tower this recently may be lifting something
+    remove_ms = 3000        # a piece taken back within 3 s of settling is "removed"
+    long_settle_ms = 2500   # ... for a level that no piece explains (a hand resting)
     track_n = 32            # zero tracking: move the resting level every 32 quiet samples
 
     def __init__(self, cal, sps=80, accel=True):
@@ -145,6 +148,7 @@ class Detector:
                 k = 2
         self._drop_n = k
         self._impact_n = _ms_to_n(self.impact_ms, sps)
+        self._long_n = _ms_to_n(self.long_settle_ms, sps)
         self._acc_hold = _ms_to_n(self.acc_hold_ms, sps)
         # Accelerometer rest tracking: about 400 ms time constant.
         sh = 0
@@ -194,6 +198,10 @@ class Detector:
         self._start_episode(0, 0)
 
     def _clear_game(self):
+        self._last_t = -(1 << 29)   # the last placement: when, what, measured step, excess
+        self._last_ev = NONE
+        self._last_step = 0
+        self._last_excess = 0
         self._rhino_on = False
         self._walls_since_roof = 0
         self._placed = 0
@@ -297,6 +305,8 @@ class Detector:
         self._dip_seen_t = t
         self._dip_n_max = 0
         self._above_t = t       # last time the level was not below the resting level
+        self._hand_t = t if y - self._base > self._hb else -(1 << 29)
+        self._al1 = self._al2 = self._al3 = self._al4 = 0
         self._cand = y
         self._cand_n = 0
         self._cand_sum = 0
@@ -328,32 +338,45 @@ class Detector:
             self._cand_t = t
         if self._cand_n >= self._settle_n and self._acc_idle >= self._acc_hold:
             level = self._cand + self._cand_sum // self._cand_n
-            self._settled(self._cand_t, level - base, level)
-
-    def _allowance(self):
-        """How far below the resting level the load may legitimately go (counts)."""
-        if self._rhino_on and (self._expect_rhino or self._peak < self._grab):
-            return self._rh
-        return 0
+            # A level that no piece explains is most likely a hand resting on the tower:
+            # it must hold much longer before it counts.
+            if self._state == _FALLEN or self._cand_n >= self._long_n or self._explained(level - base):
+                self._settled(self._cand_t, level - base, level)
 
     def _check_collapse(self, t, d, dn):
         margin = self._margin
+        if d > self._hb:
+            self._hand_t = t
         if d >= -margin:
             if self._dip_n:
                 self._dip_n = 0
             self._above_t = t
             # Impact after a drop: cards that fell landing on the platform.
-            if (
+            return (
                 self._dip_n_max >= 2
                 and dn > self._impact
                 and self._dip_quiet
                 and t - self._dip_t <= self.impact_ms
-            ):
-                return True
-            return False
+            )
         if self._dip_n == 0:
             self._dip_t = self._above_t
             self._dip_quiet = self._acc_idle >= self._acc_hold
+            # Legitimate drops (counts below the resting level), decided as the drop begins:
+            # Rhino Hero lifted (a move owed, or a hand took him), the piece just placed taken
+            # back by a hand, or a hand that was still pressing when the level settled.
+            grabbed = self._dip_t - self._hand_t <= self.grab_ms
+            # A hand that set down a piece is not one lifting Rhino Hero.
+            light = grabbed and self._peak < self._grab
+            # (the referee knows better than our own bookkeeping whether he stands on the tower)
+            self._al1 = self._rh if self._expect_rhino or (self._rhino_on and light) else 0
+            recent = t - self._last_t <= self.remove_ms
+            # (a hand that brought a new piece is not taking the last one back)
+            took = grabbed and self._peak < self._w + self._hb * 5
+            self._al2 = self._last_step if recent and (took or self._last_ev != ROOF) else 0
+            self._al3 = self._last_excess if recent else 0
+            # A hand still pressing when the level settled may have made a piece look like
+            # another: the level may fall back to any single piece above the level before.
+            self._al4 = self._last_step if recent else 0
         self._dip_n += 1
         if self._dip_n > self._dip_n_max:
             self._dip_n_max = self._dip_n
@@ -366,29 +389,52 @@ class Detector:
         ):
             return True
         drop = -d
-        allow = self._allowance()
-        if allow:
-            tol = self._tol(allow)
-            if drop > allow - tol:
-                self._dip_seen = True
-                self._dip_seen_t = t
-            if drop <= allow + tol + margin:
-                # Maybe Rhino Hero being lifted: a collapse only if the level rests at a drop
-                # that is clearly not his mass.
-                if (
-                    self._cand_n >= 3
-                    and self._acc_idle >= self._acc_hold
-                    and (drop < allow - tol - margin)
-                    and self._dip_n >= self._drop_n
-                ):
-                    return True
-                return False
+        if self._al1 and drop > self._al1 - self._tol(self._al1):
+            self._dip_seen = True
+            self._dip_seen_t = t
+        top = self._al1
+        if self._al2 > top:
+            top = self._al2
+        if self._al3 > top:
+            top = self._al3
+        if self._al4 > top:
+            top = self._al4
+        if top and drop <= top + self._tol(top) + margin:
+            # Maybe legitimate: a collapse only if the level comes to rest at a drop that
+            # matches none of them.
+            if self._cand_n >= 3 and self._acc_idle >= self._acc_hold and self._dip_n >= self._drop_n:
+                if self._near(drop, self._al1) or self._near(drop, self._al2) or self._near(drop, self._al3):
+                    return False
+                if self._al4 and self._al4 - drop >= self._min_place and self._explained(self._al4 - drop):
+                    return False
+                return True
+            return False
         if self._dip_n < self._drop_n:
             return False
         if not self._dip_quiet or self._acc_idle < self._acc_hold:
             # The drop began during a table bump: it must outlast the shaking.
             return self._acc_idle >= self._acc_hold and self._dip_n >= self._drop_n + 2
         return True
+
+    def _explained(self, s):
+        """Is a step (counts) explained by a piece (or by nothing at all)?"""
+        if -self._min_place < s < self._min_place:
+            return True
+        if s > 0:
+            w = self._w
+            return (self._near2(s, w) or self._near2(s, 2 * w) or self._near2(s, self._r)
+                    or self._near2(s, self._rh))
+        s = -s
+        return (self._near2(s, self._rh) or self._near(s, self._last_step)
+                or self._near(s, self._last_excess))
+
+    def _near2(self, s, m):
+        return _absdiff(s, m) <= 2 * self._tol(m)
+
+    def _near(self, drop, m):
+        if m <= 0:
+            return False
+        return _absdiff(drop, m) <= self._tol(m)
 
     def _tol(self, m):
         # Classification tolerance: 8 % of the mass plus the band (creep, calibration error).
@@ -404,7 +450,7 @@ class Detector:
         self._quiet_sum = 0
         if state == _FALLEN or not had_base:
             return
-        ev = self._classify(step)
+        ev = self._classify(step, t)
         if ev != NONE:
             self._push(ev, t)
         elif self._dip_seen and self._rhino_on and step > -self._min_place:
@@ -414,7 +460,7 @@ class Detector:
         elif self._peak > self._w and t - self._ep_t > 300 and step < self._min_place:
             self._push(REMOVED, t)
 
-    def _classify(self, s):
+    def _classify(self, s, t):
         mp = self._min_place
         if s >= mp:
             w = self._w
@@ -441,6 +487,10 @@ class Detector:
             m = w if best == WALL else 2 * w if best == WALLS2 else self._r if best == ROOF else self._rh
             if _absdiff(s, m) > 2 * self._tol(m):
                 return SHIFT
+            self._last_t = t
+            self._last_ev = best
+            self._last_step = s
+            self._last_excess = s - m if s - m > self._hb else 0
             if best == WALL:
                 self._walls_since_roof += 1
             elif best == WALLS2:
@@ -450,12 +500,30 @@ class Detector:
             else:
                 self._rhino_on = True
                 self._expect_rhino = False
+            if best == ROOF:
+                self._expect_rhino = False   # the move stays owed only until a roof lands
             self._placed += 1
             return best
         if s <= -mp:
-            if self._rhino_on and _absdiff(-s, self._rh) <= 2 * self._tol(self._rh):
+            recent = t - self._last_t <= self.remove_ms + 2000
+            if (self._rhino_on or self._expect_rhino) and _absdiff(-s, self._rh) <= 2 * self._tol(self._rh):
                 self._rhino_on = False
+                self._last_t = -(1 << 29)
                 return RHINO_LIFT
+            if recent and (self._near(-s, self._last_step) or self._near(-s, self._last_step - self._last_excess)):
+                # The piece just placed was taken back: undo its bookkeeping.
+                ev = self._last_ev
+                if ev == WALL:
+                    self._walls_since_roof -= 1
+                elif ev == WALLS2:
+                    self._walls_since_roof -= 2
+                elif ev == RHINO:
+                    self._rhino_on = False
+                self._last_t = -(1 << 29)
+                return REMOVED
+            if recent and self._near(-s, self._last_excess):
+                self._last_excess = 0
+                return NONE      # a hand was still pressing when the level settled
             return SHIFT
         return NONE
 

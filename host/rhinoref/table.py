@@ -255,27 +255,46 @@ class Table:
         self._comps = []                         # active load/accel contributions
         self._pending = []                       # (t, kind, obj) sorted by t
         self._inputs = []                        # (t, name) button presses
-        self._pieces = []                        # the tower: [kind, mass], bottom to top
+        # The tower as PLANNED by the queued actions (actions are queued ahead of the samples):
+        self._pieces = []                        # [kind, mass], bottom to top
         self._rhino_idx = None                   # index in _pieces of the roof he stands on
         self._rhino_off = False                  # lifted, in a hand
+        self._now = (0, 0, False)                # the tower NOW: walls, roofs, Rhino Hero on it
         self.truth = []
         self.players = None
         self.first = None
         self.side = None
         self.collapsed = False
+        self.collapse_kind = None
 
     # -- facts for bots, renderers, metadata ----------------------------------------------------
     @property
     def tower_walls(self):
-        return sum(1 for p in self._pieces if p[0] == "wall")
+        return self._now[0]
 
     @property
     def tower_roofs(self):
-        return sum(1 for p in self._pieces if p[0] == "roof")
+        return self._now[1]
 
     @property
     def rhino_on_tower(self):
+        return self._now[2]
+
+    def _plan_rhino_on(self):
         return self._rhino_idx is not None and not self._rhino_off
+
+    def _snapshot(self, t):
+        """Schedule the present-tower facts to become true at time t (as planned now)."""
+        snap = (
+            sum(1 for p in self._pieces if p[0] == "wall"),
+            sum(1 for p in self._pieces if p[0] == "roof"),
+            self._plan_rhino_on(),
+        )
+
+        def apply():
+            self._now = snap
+
+        self._at(t, apply)
 
     def busy(self):
         """True while queued actions have not all played out."""
@@ -384,6 +403,7 @@ class Table:
         """A hand touches the tower (straightens a card): pressure, no mass change."""
         t = self._start()
         r = self.rng
+        self.truth.append((int(t), "touch"))
         p = r.uniform(1.5, 20)
         rise, hold, fall = r.uniform(40, 150), r.uniform(100, 800), r.uniform(40, 120)
         self._add(_Press(r, t, p, rise, hold, fall))
@@ -395,7 +415,8 @@ class Table:
         t = self._start()
         m = self._piece_mass("wall")
         end = self._set_down(t, m, "wall", 2, 35)
-        self._at(end, lambda: self._pieces.append(["wall", m]))
+        self._pieces.append(["wall", m])
+        self._snapshot(end)
         self.truth.append((int(end), "wall"))
         self._cursor = end + 50
         self._sort()
@@ -407,10 +428,12 @@ class Table:
         m1 = self._piece_mass("wall")
         m2 = self._piece_mass("wall")
         end1 = self._set_down(t, m1, "wall", 2, 35, 120, 600)
-        self._at(end1, lambda: self._pieces.append(["wall", m1]))
+        self._pieces.append(["wall", m1])
+        self._snapshot(end1)
         t2 = end1 + r.uniform(80, 400)
         end = self._set_down(t2, m2, "wall", 2, 35, 120, 600)
-        self._at(end, lambda: self._pieces.append(["wall", m2]))
+        self._pieces.append(["wall", m2])
+        self._snapshot(end)
         self.truth.append((int(end), "walls2"))
         self._cursor = end + 50
         self._sort()
@@ -419,7 +442,8 @@ class Table:
         t = self._start()
         m = self._piece_mass("roof")
         end = self._set_down(t, m, "roof", 1.5, 25)
-        self._at(end, lambda: self._pieces.append(["roof", m]))
+        self._pieces.append(["roof", m])
+        self._snapshot(end)
         self.truth.append((int(end), "roof"))
         self._cursor = end + 50
         self._sort()
@@ -436,18 +460,17 @@ class Table:
         m = self._rhino_m
         end = self._set_down(t, m, "rhino", 1, 15, 150, 700)
 
-        def put():
-            self._rhino_idx = self._top_roof() if self._top_roof() is not None else -1
-            self._rhino_off = False
-
-        self._at(end, put)
+        top = self._top_roof()
+        self._rhino_idx = top if top is not None else -1
+        self._rhino_off = False
+        self._snapshot(end)
         self.truth.append((int(end), "rhino"))
         self._cursor = end + 50
         self._sort()
 
     def lift_rhino(self):
         """Rhino Hero picked up from the tower (he stays in the hand)."""
-        if not self.rhino_on_tower:
+        if not self._plan_rhino_on():
             return
         t = self._start()
         r = self.rng
@@ -459,10 +482,8 @@ class Table:
         self._add(_Lin(t1, t1 + lift, 0.0, -m))
         self._at(t1 + lift, lambda: self._change(-m))
 
-        def off():
-            self._rhino_off = True
-
-        self._at(t1 + lift, off)
+        self._rhino_off = True
+        self._snapshot(t1 + lift)
         self._ring(t1 + lift, 0.05, 0.4)
         self.truth.append((int(t1 + lift), "rhino_lift"))
         self._cursor = t1 + lift + 50
@@ -471,7 +492,7 @@ class Table:
     def move_rhino(self):
         """Lift Rhino Hero, carry him in the hand, set him down on the top roof (first time:
         only set down)."""
-        if self.rhino_on_tower:
+        if self._plan_rhino_on():
             self.lift_rhino()
             self._cursor += self.rng.uniform(500, 2000)
         self.set_rhino()
@@ -487,8 +508,12 @@ class Table:
         p = r.uniform(1, 20)
         hold = r.uniform(200, 900)
         self._add(_Press(r, t, p, r.uniform(40, 120), hold, r.uniform(40, 100)))
-        # Sometimes the hand lets go for a moment before taking the piece back.
-        t1 = t + contact + hold + r.uniform(50, 200) + (r.uniform(100, 1500) if r.random() < 0.3 else 0)
+        t1 = t + contact + hold + r.uniform(50, 200)
+        if r.random() < 0.3:
+            # The hand lets go for a moment, then grips the piece again to take it back.
+            t1 += r.uniform(100, 1500)
+            g = r.uniform(150, 350)
+            self._add(_Press(r, t1 - g, r.uniform(0.3, 3.0), 50, g - 90, 40))
         lift = r.uniform(40, 120)
         self._add(_Lin(t + contact, t1, m, m))
         self._add(_Lin(t1, t1 + lift, m, 0.0))
@@ -503,6 +528,7 @@ class Table:
         r = self.rng
         a = r.uniform(50, 400)
         k = (a * r.uniform(-1, 1), a * r.uniform(-1, 1), a * r.uniform(0.3, 1) * r.choice((-1, 1)))
+        self.truth.append((int(t), "bump"))
         ring = _Ring(t, 0.0, r.uniform(8, 25), r.uniform(60, 200), acc=k, ph=r.uniform(0, 6.28), inertial=True)
         self._add(ring)
         # The tower sways a little too.
@@ -516,6 +542,7 @@ class Table:
         r = self.rng
         a = r.uniform(150, 1200)
         k = (a * r.uniform(-0.5, 0.5), a * r.uniform(-0.5, 0.5), a * r.uniform(0.5, 1) * r.choice((-1, 1)))
+        self.truth.append((int(t), "knock"))
         ring = _Ring(t, 0.0, r.uniform(60, 150), r.uniform(8, 25), acc=k, ph=r.uniform(0, 6.28), inertial=True)
         self._add(ring)
         self._cursor = t + 6 * ring.tau
@@ -525,6 +552,7 @@ class Table:
         """Someone leans on the table for ``ms``: it tilts a little and shakes at first."""
         t = self._start()
         r = self.rng
+        self.truth.append((int(t), "lean"))
         tilt = r.uniform(10, 40)
         ang = r.uniform(0, 6.28)
         self._add(_Tilt(t, ms, tilt * math.cos(ang), tilt * math.sin(ang), r.uniform(200, 500)))
@@ -567,11 +595,12 @@ class Table:
         else:
             first = 0
         m_fall = sum(p[1] for p in pieces[first:])
-        if self.rhino_on_tower and (self._rhino_idx >= first or first == 0):
+        if self._plan_rhino_on() and (self._rhino_idx >= first or first == 0):
             m_fall += self._rhino_m
         if m_fall <= 0:
             m_fall = 0.0
         self.truth.append((int(onset), "collapse"))
+        self.collapse_kind = kind
         grow = r.uniform(60, 200)                 # tipping before the real fall
         if kind == "on_platform":
             tfall = r.uniform(100, 250)
@@ -604,10 +633,12 @@ class Table:
             self._acc_jolt(onset + grow, 20, 400, 20, 80, 20, 80, load=r.uniform(0.1, 1.0))
             end = t2 + 300
 
+        del pieces[first:]
+        if self._rhino_idx is not None and (self._rhino_idx >= first or first == 0):
+            self._rhino_idx = None
+        self._snapshot(onset)
+
         def fallen():
-            del pieces[first:]
-            if self._rhino_idx is not None and (self._rhino_idx >= first or first == 0):
-                self._rhino_idx = None
             self.collapsed = True
 
         self._at(onset, fallen)
