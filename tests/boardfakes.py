@@ -278,15 +278,15 @@ class BoardEnv:
         except PowerCut:
             raise
         except Exception as e:  # formatted the way MicroPython prints it
-            name = type(e).__name__
+            name = "OSError" if isinstance(e, OSError) else type(e).__name__
             if isinstance(e, OSError) and e.errno is not None:
                 msg = "[Errno %d] %s" % (e.errno, errno.errorcode.get(e.errno, ""))
                 if e.strerror and e.strerror != errno.errorcode.get(e.errno):
                     msg = e.strerror if not e.strerror.startswith("[") else msg
             else:
                 msg = str(e)
-            tb = traceback.extract_tb(e.__traceback__)
-            line = tb[-1].lineno if tb else 1
+            frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == "<stdin>"]
+            line = frames[-1].lineno if frames else 1
             err = 'Traceback (most recent call last):\r\n  File "<stdin>", line %d, in <module>\r\n%s: %s\r\n' % (line, name, msg)
         return self.out.getvalue().replace("\n", "\r\n").encode(), err
 

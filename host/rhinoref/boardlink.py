@@ -231,6 +231,9 @@ def close_board(transport, run_main=False, timeout=5.0):
     A soft reset from the friendly REPL (Ctrl-D) runs ``boot.py`` and ``main.py`` as at power-on;
     one from the raw REPL would not, which is why this leaves the raw REPL first.
     """
+    from mpremote.transport import TransportError
+
+    port = getattr(transport, "port", "the board")
     try:
         transport.exit_raw_repl()
         if run_main:
@@ -238,9 +241,9 @@ def close_board(transport, run_main=False, timeout=5.0):
             got = transport.read_until(1, b"soft reboot\r\n", timeout=timeout,
                                        timeout_overall=timeout)
             if not got.endswith(b"soft reboot\r\n"):
-                raise BoardError(
-                    "%s did not soft-reboot within %g s of Ctrl-D" % (getattr(transport, "port", "the board"), timeout)
-                )
+                raise BoardError("%s did not soft-reboot within %g s of Ctrl-D" % (port, timeout))
+    except (TransportError, serial.SerialException, OSError) as err:
+        raise BoardError("lost the board on %s while leaving the raw REPL: %s" % (port, err)) from None
     finally:
         _close_quietly(transport)
 
