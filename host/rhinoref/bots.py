@@ -182,6 +182,7 @@ class Bots:
         self.turns = 0
         self.presses = []         # (t_ms, button)
         self.last_card = {}       # seat -> the roof card it played last
+        self._progress = None     # the turn under way: what is built already
         self.notes = []           # (t_ms, text): mistakes and accidents, for the event list
         self.done = False
         self._wake = 0
@@ -309,66 +310,90 @@ class Bots:
             self.seats[seat].hand.append(self.pile.pop())
 
     # -- one turn --------------------------------------------------------------------------------
+    def _halted(self):
+        """Stop placing: the tower fell, or the board shows a collapse or the end (a family
+        stops and looks; after an undo the turn carries on where it stopped)."""
+        if self.collapsed:
+            return True
+        g = self.game()
+        return g is None or g.over or g.loser is not None or bool(getattr(g, "tiebreak_seats", None))
+
     def _turn(self, seat):
-        me = self.seats[seat]
         self._sync_draws(seat)
         g = self.game()
         double = bool(getattr(g, "double_pending", False))
-        yield self._ms(seat, 2500, 7000) if not double else self._ms(seat, 1000, 2500)
-        yield from self._accidents(seat)
-        if self.collapsed:
+        p = self._progress
+        if p is None or p["seat"] != seat or p["double"] != double:
+            # A new turn: decide what to build (walls per the marks on the top roof).
+            n = self.top_walls
+            if self.mistakes:
+                r = self.rng.random()
+                if r < P_NO_WALL:
+                    n = 0
+                    self.note("seat %d builds no wall" % seat)
+                elif r < P_NO_WALL + P_THREE_WALLS:
+                    n = 3
+                    self.note("seat %d builds three walls" % seat)
+            p = self._progress = {"seat": seat, "double": double, "walls": n, "built": 0,
+                                  "rhino": False, "card": None, "roof": False}
+            yield self._ms(seat, 2500, 7000) if not double else self._ms(seat, 1000, 2500)
+            yield from self._accidents(seat)
+        else:
+            yield self._ms(seat, 1000, 2500)   # carrying on after an undo
+        if self._halted():
             return
-        owes = bool(self.game().owes_rhino)
         forgot = False
-        if owes:
+        if self.game().owes_rhino and not p["rhino"]:
             if self.mistakes and self.rng.random() < P_FORGET_RHINO:
                 forgot = True
                 self.note("seat %d forgets to move Rhino Hero" % seat)
             else:
                 yield from self._move_rhino(seat)
-                if self.collapsed:
+                p["rhino"] = True
+                if self._halted():
                     return
-        # Walls per the marks on the top roof (or the foundation).
-        n = self.top_walls
-        if self.mistakes:
-            r = self.rng.random()
-            if r < P_NO_WALL:
-                n = 0
-                self.note("seat %d builds no wall" % seat)
-            elif r < P_NO_WALL + P_THREE_WALLS:
-                n = 3
-                self.note("seat %d builds three walls" % seat)
-        yield from self._walls(seat, n)
-        if self.collapsed:
+        yield from self._walls(seat, p)
+        if self._halted():
             return
         if forgot:
             # The warning cue reminds them: Rhino Hero moves before the roof.
             yield self._ms(seat, 800, 2000)
             yield from self._move_rhino(seat)
-            if self.collapsed:
+            p["rhino"] = True
+            if self._halted():
                 return
         # The roof: the card from the hand, or from the left neighbour after a double.
-        card, giver = self._choose_card(seat, double)
-        self.last_card[seat] = card
-        if giver is not None:
-            for delay, button in self.flow.neighbor(giver):
-                yield delay
-                self.press(button)
-            self.note("seat %d hands seat %d a card" % (giver, seat))
-        yield self._ms(seat, 1500, 4000)
-        yield from self._place(seat, "roof")
-        if self.collapsed:
-            return
-        self.top_walls = card[1]
+        if p["card"] is None:
+            card, giver = self._choose_card(seat, double)
+            p["card"] = card
+            self.last_card[seat] = card
+            if giver is not None:
+                for delay, button in self.flow.neighbor(giver):
+                    yield delay
+                    self.press(button)
+                self.note("seat %d hands seat %d a card" % (giver, seat))
+        card = p["card"]
+        if not p["roof"]:
+            yield self._ms(seat, 1500, 4000)
+            if self._halted():
+                return
+            yield from self._place(seat, "roof")
+            p["roof"] = True
+            self.top_walls = card[1]
+            if self._halted():
+                return
         # The symbol: pressed a moment after the roof settled; none for a plain card.
         symbol = card[0]
         if symbol != "none":
-            yield ("until", lambda: self.game().awaiting_symbol or self.game().over, 3000)
+            yield ("until", lambda: self.game().awaiting_symbol or self._halted(), 3000)
             late = self.mistakes and self.rng.random() < P_LATE_SYMBOL
             yield self._ms(seat, 5500, 8000) if late else self._ms(seat, 600, 2500)
+            if self._halted():
+                return
             if late:
                 self.note("seat %d presses the symbol late" % seat)
             self.press(symbol)
+        self._progress = None
         if self.collapses and self._late_collapse is not None:
             kind, delay = self._late_collapse
             self._late_collapse = None
@@ -411,15 +436,23 @@ class Bots:
         return card, None
 
     # -- pieces ------------------------------------------------------------------------------------
-    def _walls(self, seat, n):
-        if n == 2 and self.rng.random() < P_TWO_AT_ONCE:
+    def _walls(self, seat, p):
+        """Build the walls still owed this turn (``p``: the turn's progress)."""
+        left = p["walls"] - p["built"]
+        if left == 2 and self.rng.random() < P_TWO_AT_ONCE:
             yield self._ms(seat, 2500, 5000)
+            if self._halted():
+                return
             yield from self._place(seat, "walls2")
+            p["built"] += 2
             return
-        for _ in range(n):
+        for _ in range(left):
             yield self._ms(seat, 2000, 4500)
+            if self._halted():
+                return
             yield from self._place(seat, "wall")
-            if self.collapsed:
+            p["built"] += 1
+            if self._halted():
                 return
 
     def _place(self, seat, piece):
