@@ -102,6 +102,7 @@ class Detector:
     bump_gap_ms = 1000      # one bump event per second at most
     grab_ms = 500           # a hand on the tower this recently may be lifting something
     remove_ms = 3000        # a piece taken back within 3 s of settling is "removed"
+    release_ms = 1000       # a hand resting when the level settled lets go within 1 s
     long_settle_ms = 2500   # ... for a level that no piece explains (a hand resting)
     track_n = 32            # zero tracking: move the resting level every 32 quiet samples
 
@@ -376,7 +377,7 @@ class Detector:
             self._al3 = self._last_excess if recent else 0
             # A hand still pressing when the level settled may have made a piece look like
             # another: the level may fall back to any single piece above the level before.
-            self._al4 = self._last_step if recent else 0
+            self._al4 = self._last_step if t - self._last_t <= self.release_ms else 0
         self._dip_n += 1
         if self._dip_n > self._dip_n_max:
             self._dip_n_max = self._dip_n

@@ -40,6 +40,10 @@ The physics and every number are in docs/detector.md ("The simulated table"). In
 import math
 import random
 
+from .firmware import fw
+
+button_to_input = fw("trace").button_to_input   # "seat2" -> "seat:2" (the trace's column)
+
 # -- the load cell and the converter (see docs/detector.md) --------------------------------------
 COUNTS_PER_GRAM = 2147.5          # 1e-3 V/V * 128 * 2**24 / 1000 g
 EXCITATION_V = 4.3
@@ -59,8 +63,6 @@ _NOISE = {
     "worse": (4.0, 2e-3, 0.006, (0.6, 4.5), 4.0),
 }
 
-# trace input names: the board's button names <-> the trace column (SPEC 3.2)
-_SYMBOLS = ("none", "reverse", "skip", "draw", "double", "rhino")
 
 
 class _Ring:
@@ -771,19 +773,3 @@ class _Impulse:
 
     def value(self, t):
         return 0.0
-
-
-def button_to_input(name):
-    """The board's button name ("seat2", "skip", "menu_long") as the trace's input column
-    ("seat:2", "symbol:skip", "menu:long"); anything already in column form passes."""
-    if ":" in name:
-        return name
-    suffix = ""
-    if name.endswith("_long"):
-        name = name[:-5]
-        suffix = ":long"
-    if name.startswith("seat") and name[4:].isdigit():
-        return "seat:" + name[4:] + suffix
-    if name in _SYMBOLS:
-        return "symbol:" + name + suffix
-    return name + suffix
