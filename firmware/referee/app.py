@@ -263,6 +263,9 @@ class Referee:
         return self._names()
 
     def seat_counts(self):
+        """Per physical seat, the number a count cue shows (tie-break count, menu level)."""
+        if self._dirty:
+            self._update_cues()
         return list(self._counts)
 
     def pop_events(self):
