@@ -48,7 +48,17 @@ from .feed import IdleTable, TableFeed
 MPY_DIR = Path(__file__).resolve().parent / "mpy"
 FLASH_BLOCKS = 352  # 1408 KB, the Pico's MicroPython filesystem
 FLASH_FILE = "flash.img"
-HEAP_KB = 192
+PICO_HEAP_KB = 192
+# The virtual board's own modules (simulated machine/rp2/time, the REPL, buffers) live in the
+# same MicroPython heap: about 60 KB on the 64-bit unix port. They get their own share on top
+# of a Pico's 192 KB, so the firmware has what it would have on the board. Objects on the
+# 64-bit port are larger than on the RP2040's 32-bit one, so this is still the stricter side.
+RUNTIME_KB = 64
+HEAP_KB = PICO_HEAP_KB + RUNTIME_KB
+
+
+def default_heap_kb():
+    return HEAP_KB
 CAP = 64  # records per batch; must match vb_hw.CAP
 _REC = 7
 _REPLY_S = 16 + CAP * _REC * 8
@@ -478,6 +488,9 @@ class VirtualBoard:
 
     def _message(self, kind, payload):
         if kind == "S":
+            # The board printed before it asked: its event lines are read first, so that
+            # whoever drives the table (bots) sees them before choosing what comes next.
+            self._drain_child_out()
             t_until, min_count = struct.unpack("<qq", payload)
             self._now_us = max(self._now_us, t_until)
             recs, horizon = self.feed.records(t_until, min_count, self.speed <= 0, CAP)

@@ -1,0 +1,86 @@
+"""``rhinoref board``: start the virtual board and print its serial port.
+
+The firmware runs unchanged on the MicroPython unix port with a Pico-sized heap and simulated
+hardware (HX711 via PIO, MPU-6050, WS2812 LEDs, buttons) fed by the simulated table. Any
+serial tool can use the port: ``mpremote connect PORT``, Thonny, ``rhinoref deploy --port``,
+``rhinoref monitor --port``. It runs until Ctrl-C. See docs/virtual-board.md.
+"""
+
+import signal
+import sys
+import threading
+
+from ..errors import InputError, RhinorefError
+
+HELP = "start the virtual board: the firmware on MicroPython behind a serial port"
+EXAMPLE = """
+rhinoref board --flash ~/.rhinoref/board        # prints: port /dev/pts/5
+mpremote connect /dev/pts/5 exec "print(1)"       # in another terminal
+rhinoref deploy --port /dev/pts/5
+rhinoref board --players 3 --seed 7 --speed 10  # bots play on the table, 10x real time
+"""
+
+
+def add_arguments(parser):
+    parser.add_argument("--flash", metavar="DIR",
+                        help="folder for the board's flash image (kept between runs); "
+                             "default: a temporary one, empty, removed at exit")
+    parser.add_argument("--sps", type=int, choices=(10, 80), default=80,
+                        help="HX711 samples per second (its RATE pin; default 80)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the simulated table")
+    parser.add_argument("--no-accel", action="store_true",
+                        help="no accelerometer on the I2C bus (the firmware's degraded mode)")
+    parser.add_argument("--players", type=int, default=0, metavar="N",
+                        help="bot players (2-5) acting on the table and pressing buttons; "
+                             "default 0: an idle table for manual tests")
+    parser.add_argument("--speed", type=float, default=1.0,
+                        help="simulated seconds per real second (default 1: like a real "
+                             "board; 0: as fast as it runs)")
+    parser.add_argument("--heap", type=int, default=None, metavar="KB",
+                        help="MicroPython heap in KB (default: a Pico's 192 plus what the "
+                             "virtual board's own modules take)")
+
+
+def _table(args):
+    from ..table import Table
+
+    return Table(seed=args.seed, sps=args.sps, accel=not args.no_accel)
+
+
+def run(args) -> int:
+    from ..vboard import VirtualBoard
+    from ..vboard.core import default_heap_kb
+
+    if args.players and not 2 <= args.players <= 5:
+        raise InputError("--players must be 2 to 5 (or 0 for an idle table)")
+    if args.speed < 0:
+        raise InputError("--speed must be 0 (as fast as possible) or more")
+    table = _table(args)
+    driver = None
+    if args.players:
+        from ..vboard.players import BoardBots
+
+        driver = BoardBots(table, args.players, args.seed)
+    log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
+    vb = VirtualBoard(flash_dir=args.flash, speed=args.speed, table=table,
+                      driver=driver, accel=not args.no_accel, sps=args.sps, seed=args.seed,
+                      heap_kb=args.heap or default_heap_kb(), log=log)
+    if driver is not None:
+        driver.attach(vb)
+    try:
+        vb.start()
+    except OSError as err:
+        raise RhinorefError("cannot start the virtual board: %s" % err)
+    print("port %s" % vb.port, flush=True)
+    print("virtual board running (flash %s); Ctrl-C stops it" % (args.flash or "temporary"),
+          file=sys.stderr, flush=True)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *a: stop.set())
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        vb.stop()
+    return 0
