@@ -232,8 +232,10 @@ class _FakeFile:
 class BoardEnv:
     """Executes code as the board's raw REPL would, against a FakeFS."""
 
-    def __init__(self, fs, mpy=0x1306, version=(1, 24, 1), platform="rp2", hashlib_ok=True):
+    def __init__(self, fs, mpy=0x1306, version=(1, 24, 1), platform="rp2", hashlib_ok=True,
+                 modules=None):
         self.fs = fs
+        self.modules = dict(modules or {})  # extra board modules, e.g. a fake ``machine``
         self.fake_os = fs.make_os()
         self.fake_sys = types.ModuleType("sys")
         self.fake_sys.implementation = types.SimpleNamespace(
@@ -254,6 +256,8 @@ class BoardEnv:
                 return env.fake_os
             if name in ("sys", "usys"):
                 return env.fake_sys
+            if name in env.modules:
+                return env.modules[name]
             if name in ("hashlib", "uhashlib") and not env.hashlib_ok:
                 raise ImportError("no module named 'hashlib'")
             if name == "micropython":
