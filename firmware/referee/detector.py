@@ -341,7 +341,8 @@ class Detector:
             level = self._cand + self._cand_sum // self._cand_n
             # A level that no piece explains is most likely a hand resting on the tower:
             # it must hold much longer before it counts.
-            if self._state == _FALLEN or self._cand_n >= self._long_n or self._explained(level - base):
+            if (self._state == _FALLEN or not self._have_base or self._cand_n >= self._long_n
+                    or self._explained(level - base)):
                 self._settled(self._cand_t, level - base, level)
 
     def _check_collapse(self, t, d, dn):
