@@ -330,28 +330,9 @@ class Referee:
 
     def _after_input(self, t, kind, was_over):
         g = self.game
-        turn_changed = False
+        turn_changed = self._track_effects(t, kind, g.effects)
         for name, seat in g.effects:
-            if name == "turn":
-                turn_changed = True
-        if turn_changed:
-            self._skipped = _NO_SEAT
-            self._draw_seat = _NO_SEAT
-            self._handover = _NO_SEAT
-        if kind == "wall" or kind == "roof" or kind == "rhino":
-            if g.turn == self._draw_seat and not turn_changed:
-                self._draw_seat = _NO_SEAT
-            if kind == "roof":
-                self._handover = _NO_SEAT if not g.over else self._handover
-        for name, seat in g.effects:
-            if name == "skipped":
-                self._skipped = seat
-            elif name == "draw":
-                self._draw_seat = seat
-                self._draw_until = t + DRAW_MS
-            elif name == "handover":
-                self._handover = seat
-            elif name == "warning":
+            if name == "warning":
                 self._flash_cue(t, "warning", g.turn if seat is None else seat)
             elif name == "collapse":
                 self._emit("collapse", {"t_ms": t, "game_t_ms": t - self._gt0,
@@ -382,6 +363,34 @@ class Referee:
         self.det.expect_rhino(bool(g.owes_rhino))
         self._dirty_cues()
         self._arm()
+
+    def _track_effects(self, t, kind, effects):
+        """Cues that last beyond one input: skipped (until the turn passes again), take a card
+        (until the first piece, or DRAW_MS), hand-over (until the next roof). Used live and
+        when a log is replayed at boot, so a resumed game shows the same. True: turn passed."""
+        g = self.game
+        turn_changed = False
+        for name, seat in effects:
+            if name == "turn":
+                turn_changed = True
+        if turn_changed:
+            self._skipped = _NO_SEAT
+            self._draw_seat = _NO_SEAT
+            self._handover = _NO_SEAT
+        if kind == "wall" or kind == "roof" or kind == "rhino":
+            if g.turn == self._draw_seat and not turn_changed:
+                self._draw_seat = _NO_SEAT
+            if kind == "roof" and not g.over:
+                self._handover = _NO_SEAT
+        for name, seat in effects:
+            if name == "skipped":
+                self._skipped = seat
+            elif name == "draw":
+                self._draw_seat = seat
+                self._draw_until = t + DRAW_MS
+            elif name == "handover":
+                self._handover = seat
+        return turn_changed
 
     def _effect_seat(self, effects, name):
         for n, seat in effects:
@@ -948,12 +957,19 @@ class Referee:
                     self.problems.append("game.jsonl line %d skipped: %s" % (r.line, r.message))
                 elif r.input is not None:
                     last_t = r.input[0]
+                    if status != rules.ERROR:
+                        # the lasting cues come back as they were (skipped, draw, hand-over)
+                        self.game = r.game
+                        self._track_effects(self._now, r.input[1], r.game.effects)
         except gamelog.LogError as err:
             self.problems.append("game.jsonl: %s (not resumed)" % err)
             self._set_aside(path)
+            self.game = None
             return
         except OSError as err:
             self.problems.append("game.jsonl: %s (not resumed)" % err)
+            self.game = None
+            self._reset_game_cues()
             return
         g = r.game
         if g is None:
