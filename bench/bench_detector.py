@@ -130,15 +130,20 @@ def main(argv=None):
     noises = ["datasheet", "worse"] if args.noise == "both" else [args.noise]
     accel = not args.no_accel
     all_met = True
+    checked = False
     with multiprocessing.Pool(args.workers) as pool:
         for sps in rates:
             for noise in noises:
                 met = run(games, sps, accel, noise, pool, args.verbose)
                 if noise == "datasheet" and accel:
                     all_met = all_met and met
+                    checked = True
             mean, steady = cost_per_sample(sps, accel, 1 if args.quick else 3)
             print("  detector cost (%d SPS) %.2f us/sample over games, %.2f us/sample at rest (CPython)"
                   % (sps, mean, steady))
+    if not checked:
+        print("targets are checked on the datasheet-noise runs with an accelerometer only")
+        return 0
     print("targets met" if all_met else "TARGETS MISSED")
     return 0 if all_met else 1
 
