@@ -1,0 +1,220 @@
+"""``rhinoref calibrate``: guided calibration of a board's scale and the game's piece masses.
+
+The board does the measuring (``referee.calibration.Calibrator`` in the firmware, driven by the
+protocol's ``tare``, ``calibrate`` and ``learn`` commands); this command tells the person at the
+table what to put on the platform and when, shows the board's prompts and progress as they come
+(``calib`` events), refuses clearly when the platform keeps moving, and offers to try a step
+again. The board saves the calibration itself (``calib.json``, atomic and checksummed) after
+every step that succeeds.
+"""
+
+import sys
+import time
+
+from ..errors import BoardError, InputError, RhinorefError
+
+HELP = "guided calibration: tare, known mass, piece masses"
+EXAMPLE = """\
+rhinoref calibrate                           # every step, a 100 g known mass
+rhinoref calibrate --mass 50 --port /dev/ttyACM0
+rhinoref calibrate --steps wall,roof,rhino   # only learn the pieces again
+"""
+
+STEPS = ("tare", "scale", "wall", "roof", "rhino")
+STEP_TIMEOUT_S = 120.0   # the board gives up on a step after 60 s itself; this is the backstop
+
+# What the person does before each step (the board's own prompts follow while it measures).
+INTRO = {
+    "tare": "Put the foundation card on the platform, nothing else on it, and keep the table "
+            "still.",
+    "scale": "Have a known mass ready: a {mass:g} g kitchen weight, or coins of a known total "
+             "(e.g. ten 1-euro coins = 75 g; then use --mass 75). Do not put it on yet.",
+    "wall": "Have {count} walls ready. Place them on the platform one at a time when asked "
+            "(leave each one or take it off again, as you like).",
+    "roof": "Have {count} roof cards ready. Place them one at a time when asked.",
+    "rhino": "Have Rhino Hero ready. Set him down {count} times when asked (lift him off in "
+             "between or put him back on the card).",
+}
+NAMES = {"tare": "empty platform (tare)", "scale": "known mass", "wall": "wall", "roof": "roof card",
+         "rhino": "Rhino Hero"}
+
+
+def add_arguments(parser):
+    parser.add_argument("--port", help="serial port (default: $RHINOREF_PORT or the one board found)")
+    parser.add_argument("--mass", type=float, default=100.0, metavar="GRAMS",
+                        help="the known mass for the scale step (default 100 g)")
+    parser.add_argument("--count", type=int, default=3, metavar="N",
+                        help="placements per piece (1-9, default 3; the median is kept)")
+    parser.add_argument("--steps", default=",".join(STEPS), metavar="LIST",
+                        help="steps to run, in order (default: %s)" % ",".join(STEPS))
+    parser.add_argument("--yes", action="store_true",
+                        help="do not wait for Enter before each step (for scripts)")
+
+
+def _open_link(port):
+    from ..boardlink import AppLink
+
+    return AppLink(port)
+
+
+def _steps(text):
+    steps = [s.strip() for s in text.split(",") if s.strip()]
+    bad = [s for s in steps if s not in STEPS]
+    if bad or not steps:
+        raise InputError("--steps takes a list of %s, not %r" % (", ".join(STEPS), text))
+    return steps
+
+
+class Guide:
+    """Runs the steps against a board link; ``say`` prints, ``ask`` waits for the person."""
+
+    def __init__(self, link, say=print, ask=None, mass=100.0, count=3):
+        self.link = link
+        self.say = say
+        self.ask = ask
+        self.mass = mass
+        self.count = count
+
+    def _command(self, step):
+        if step == "tare":
+            return {"cmd": "tare"}
+        if step == "scale":
+            return {"cmd": "calibrate", "grams": self.mass}
+        return {"cmd": "learn", "piece": step, "count": self.count}
+
+    def run_step(self, step):
+        """One step; returns the board's final calib fields (``state`` done or failed)."""
+        reply = self.link.command(self._command(step), timeout=3.0)
+        if not reply.get("ok"):
+            raise RhinorefError("the board refused to calibrate: %s" % reply.get("error", "no reason given"))
+        fields = reply.get("calibrating") or {}
+        last_prompt = None
+        moving = False
+        self._show(fields, None, False)
+        last_prompt, moving = fields.get("prompt"), bool(fields.get("moving"))
+        deadline = time.monotonic() + STEP_TIMEOUT_S
+        while time.monotonic() < deadline:
+            for ev in self.link.events(timeout=0.3):
+                if ev.get("ev") != "calib":
+                    continue
+                self._show(ev, last_prompt, moving)
+                last_prompt, moving = ev.get("prompt"), bool(ev.get("moving"))
+                if ev.get("state") in ("done", "failed"):
+                    return ev
+        # The board did not finish the step: cancel it so it is not left half-way.
+        try:
+            self.link.command({"cmd": "calibrate", "cancel": True}, timeout=2.0)
+        except BoardError:
+            pass
+        return {"state": "failed", "error": "no answer from the board for %d s" % STEP_TIMEOUT_S}
+
+    def _show(self, ev, last_prompt, was_moving):
+        state = ev.get("state")
+        if ev.get("moving") and not was_moving and state == "busy":
+            self.say("    ... the platform is moving: waiting for it to keep still")
+        elif was_moving and not ev.get("moving") and state == "busy":
+            self.say("    ... still again")
+        if ev.get("note"):
+            self.say("    " + ev["note"])
+        prompt = ev.get("prompt")
+        if prompt and prompt != last_prompt and state == "busy":
+            done, total = (list(ev.get("progress") or [0, 0]) + [0, 0])[:2]
+            self.say("  -> %s" % prompt + ("   [%d/%d]" % (done, total) if total > 1 else ""))
+
+    def run(self, steps):
+        results = {}
+        for i, step in enumerate(steps):
+            self.say("")
+            self.say("step %d of %d: %s" % (i + 1, len(steps), NAMES[step]))
+            self.say("  " + INTRO[step].format(mass=self.mass, count=self.count))
+            while True:
+                if self.ask is not None:
+                    if not self.ask("  press Enter when ready (or type s to skip, q to quit): ",
+                                    step):
+                        return results
+                    if getattr(self.ask, "skip", False):
+                        break
+                ev = self.run_step(step)
+                if ev.get("state") == "done":
+                    results[step] = ev.get("result")
+                    self.say("  done: %s" % (ev.get("prompt") or _describe(step, ev.get("result"))))
+                    break
+                reason = ev.get("error") or ev.get("prompt") or "failed"
+                self.say("  not done: %s" % reason)
+                if self.ask is None:
+                    raise RhinorefError("calibration step '%s' failed: %s" % (step, reason))
+        return results
+
+
+def _describe(step, result):
+    if not isinstance(result, dict):
+        return "ok"
+    if step == "tare":
+        return "zero at %s counts" % result.get("offset")
+    if step == "scale":
+        return "%s counts per gram" % result.get("counts_per_gram", "?")
+    grams = result.get("grams", result.get(step + "_g"))
+    return "%s g" % grams if grams is not None else ", ".join("%s=%s" % kv for kv in sorted(result.items()))
+
+
+class _Asker:
+    """Enter to go on, 's' to skip the step, 'q' to stop."""
+
+    def __init__(self, read=input):
+        self.read = read
+        self.skip = False
+
+    def __call__(self, prompt, step):
+        self.skip = False
+        try:
+            answer = self.read(prompt).strip().lower()
+        except EOFError:
+            return False
+        if answer.startswith("q"):
+            return False
+        if answer.startswith("s"):
+            self.skip = True
+        return True
+
+
+def run(args):
+    steps = _steps(args.steps)
+    if not 1 <= args.mass <= 5000:
+        raise InputError("--mass must be 1 to 5000 grams")
+    if not 1 <= args.count <= 9:
+        raise InputError("--count must be 1 to 9")
+    link = _open_link(args.port)
+    try:
+        st = link.command({"cmd": "status"}, timeout=3.0)
+        if not st.get("ok"):
+            raise BoardError("the board refused 'status': %s" % st.get("error", "no reason given"))
+        if st.get("phase") == "play":
+            raise RhinorefError("a game is in play on the board: finish it (or start a new game from "
+                                "the menu) before calibrating")
+        say = print
+        say("Calibrating the board on %s. Keep the table still while it measures; the seat "
+            "lights show the calibration cue." % link.port)
+        ask = None if args.yes else _Asker()
+        guide = Guide(link, say=say, ask=ask, mass=args.mass, count=args.count)
+        try:
+            results = guide.run(steps)
+        except KeyboardInterrupt:
+            try:
+                link.command({"cmd": "calibrate", "cancel": True}, timeout=2.0)
+            except BoardError:
+                pass
+            raise
+        st = link.command({"cmd": "status"}, timeout=3.0)
+        cal = st.get("calibration") or {}
+        say("")
+        say("saved on the board: %s counts per gram, offset %s, wall %s g, roof %s g, Rhino Hero %s g"
+            % (cal.get("counts_per_gram"), cal.get("offset"), cal.get("wall_g"), cal.get("roof_g"),
+               cal.get("rhino_g")))
+        missing = [s for s in steps if s not in results]
+        if missing:
+            say("not calibrated this time: %s" % ", ".join(NAMES[s] for s in missing))
+            return 1
+    finally:
+        link.close()
+    sys.stdout.flush()
+    return 0
