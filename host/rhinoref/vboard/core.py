@@ -247,6 +247,7 @@ class VirtualBoard:
             "accel_addr": (getattr(p, "ACCEL_ADDR", 0x68) if p else 0x68) if self.accel else None,
             "led_pin": p.LED_DATA if p else 22,
             "unique_id": (b"\xe6\x61\x38\x52" + seed_id).hex(),
+            "accel_now": list(self.feed.accel_now()),
         }
 
     def _kill(self):

@@ -83,6 +83,11 @@ class TableFeed:
         self._pull()
         self.offset_ms = self._ahead[0]
 
+    def accel_now(self):
+        """The accelerometer's current reading (milli-g), from the next sample."""
+        s = self._pull()
+        return s[2], s[3], s[4]
+
     def _pull(self):
         if self._ahead is None:
             s = self.table.next_sample()

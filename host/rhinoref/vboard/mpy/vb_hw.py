@@ -414,6 +414,9 @@ def _setup(cfg):
         i2c_bus = tuple(cfg["i2c"])
         accel_addr = cfg["accel_addr"]
     led_pin = cfg["led_pin"]
+    # The accelerometer samples on its own: its registers hold data from the start.
+    a = cfg.get("accel_now") or (0, 0, 0)
+    accel[0], accel[1], accel[2] = a[0], a[1], a[2]
 
 
 def _record(rec, base):
