@@ -22,6 +22,26 @@ from referee.calibration import Calibration
 SYMBOLS = ("reverse", "skip", "draw", "double", "rhino")
 
 
+class NoDetector:
+    """For tests about files and commands: a detector that never sees anything."""
+
+    EVENT_NAMES = ("none",)
+    stable = True
+    grams = 0.0
+
+    def __init__(self, cal, sps=80, accel=True):
+        self.cal = cal
+
+    def feed(self, *a):
+        return 0
+
+    def expect_rhino(self, owed):
+        pass
+
+    def retare(self):
+        pass
+
+
 class Rig:
     """The board's Referee on B's simulated table, with a file root like the board's /data."""
 

@@ -4,30 +4,10 @@ options survive, and a damaged file is reported (status + fault cue) and ignored
 import json
 import os
 
-from app_rig import Rig, play_turn, same_state, start
+from app_rig import NoDetector, Rig, play_turn, same_state, start
 
 from referee import rules, storage
 from referee.app import Referee
-
-
-class NoDetector:
-    """Files-only tests: a detector that never sees anything."""
-
-    EVENT_NAMES = ("none",)
-    stable = True
-    grams = 0.0
-
-    def __init__(self, cal, sps, accel):
-        self.cal = cal
-
-    def feed(self, *a):
-        return 0
-
-    def expect_rhino(self, owed):
-        pass
-
-    def retare(self):
-        pass
 
 
 def _boot(root, t_ms=0):

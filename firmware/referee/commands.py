@@ -289,6 +289,10 @@ def _inject(ref, t, msg):
     protocol.only(msg, ("in", "symbol", "seat", "symbols"))
     kind = protocol.arg(msg, "in", protocol.STR, required=True, choices=rules.INPUTS)
     symbol = seat = symbols = None
+    if kind != "symbol" and "symbol" in msg:
+        raise protocol.ProtocolError("'symbol' belongs to a symbol input only")
+    if kind != "tiebreak" and ("seat" in msg or "symbols" in msg):
+        raise protocol.ProtocolError("'seat' and 'symbols' belong to a tiebreak input only")
     if kind == "symbol":
         symbol = protocol.arg(msg, "symbol", protocol.STR, required=True,
                               choices=rules.SYMBOLS)
