@@ -31,8 +31,7 @@ replayed at boot to resume after a power cut), ``last.jsonl`` (the game before),
 
 import json
 
-from referee import cues, gamelog, protocol, rules, storage
-from referee.calibration import Calibration, Calibrator
+from referee import appstore, cues, gamelog, protocol, rules
 
 try:
     from micropython import const
@@ -65,19 +64,12 @@ BRIGHTNESS_LEVELS = (16, 40, 80, 140, 255)
 DEFAULT_BRIGHTNESS = const(80)
 
 SYMBOL_BUTTONS = ("reverse", "skip", "draw", "double", "rhino")
-_BOARD_CALIB = (("tare", 0), ("wall", 3), ("roof", 3), ("rhino", 3))
 
 _C_OFF = cues.cue_id("off")
 _C = {}
 for _n in cues.NAMES:
     _C[_n] = cues.cue_id(_n)
 
-
-
-def _join(root, name):
-    if root is None:
-        return None
-    return root.rstrip("/") + "/" + name
 
 
 def _default_detector(cal, sps, accel):
@@ -155,13 +147,13 @@ class Referee:
         self._mirror_at = 0
         # boot: files, calibration, detector, game
         if root is not None:
-            self._boot_files()
-        self.cal = self._load_calibration()
+            appstore.boot_files(self)
+        self.cal = appstore.load_calibration(self)
         self.det = None
         self._ev_names = ()
         self._new_detector()
         if root is not None:
-            self._resume()
+            appstore.resume(self)
         if self.problems:
             self._fault_until = t_ms + FILE_FAULT_MS
         self._update_cues()
@@ -320,7 +312,7 @@ class Referee:
             self._dirty_cues()
             return status
         line = gamelog.encode(gt, kind, symbol=symbol, seat=seat, symbols=symbols)
-        self._log(line[:-1] + ', "src": "%s"}' % src)
+        appstore.log(self, line[:-1] + ', "src": "%s"}' % src)
         fields["status"] = "warning" if status == rules.WARNING else "ok"
         if status == rules.WARNING:
             fields["warning"] = g.message
@@ -468,7 +460,7 @@ class Referee:
                 "reverse": "undo a false collapse", "skip": "declare a missed collapse",
                 "draw": "calibrate", "double": "brightness", "rhino": "new game"}})
         elif self.calib is not None:
-            self._calib_cancel()
+            appstore.calib_cancel(self)
         elif self.game is None:
             if len(self.joined) >= 2:
                 self._start_from_lobby(t)
@@ -487,7 +479,7 @@ class Referee:
                 if BRIGHTNESS_LEVELS[k] <= self.brightness:
                     i = k
             self.brightness = BRIGHTNESS_LEVELS[(i + 1) % len(BRIGHTNESS_LEVELS)]
-            self._save_options()
+            appstore.save_options(self)
             self._menu_until = t + MENU_MS  # stays open for the next step
             self._emit("options", self._options())
             self._dirty_cues()
@@ -508,8 +500,8 @@ class Referee:
             if g is not None and not g.over:
                 self._emit("warning", {"message": "finish or abandon the game before calibrating"})
             else:
-                self._calib_seq = list(_BOARD_CALIB)
-                self._next_board_calib(t)
+                self._calib_seq = list(appstore.BOARD_CALIB)
+                appstore.next_board_calib(self, t)
         elif name == "rhino":
             self._to_lobby()
         self._dirty_cues()
@@ -526,13 +518,13 @@ class Referee:
         g = rules.Game(len(seats), first, side, self.grace_ms)  # ValueError for a bad setup
         head = gamelog.header(len(seats), first, side, self.grace_ms)
         head = head[:-1] + ', "seats": %s}' % json.dumps(list(seats))
-        self._archive_log()
+        appstore.archive_log(self)
         self.game = g
         self.seats = list(seats)
         self.joined = [seats[first]] + [s for s in seats if s != seats[first]]
         self.side = side
         self._gt0 = t
-        self._log(head)
+        appstore.log(self, head)
         self._reset_game_cues()
         self.det.expect_rhino(False)
         retare = getattr(self.det, "retare", None)
@@ -739,76 +731,11 @@ class Referee:
 
     # ------------------------------------------------------------------ calibration
 
-    def _start_calib(self, t, step, arg):
-        cb = Calibrator(self.cal, sps=self.sps)
-        if step == "tare":
-            cb.tare()
-        elif step == "scale":
-            cb.known_mass(arg)
-        else:
-            cb.learn(step, arg)
-        self.calib = cb
-        self._calib_step = step
-        self._special = True
-        self._emit("calib", self._calib_fields())
-        self._dirty_cues()
 
-    def _calib_fields(self):
-        cb = self.calib
-        f = {"step": self._calib_step, "state": cb.state, "prompt": cb.prompt,
-             "progress": list(cb.progress), "moving": cb.moving}
-        if cb.note:
-            f["note"] = cb.note
-        if cb.error:
-            f["error"] = cb.error
-        if cb.result is not None:
-            f["result"] = cb.result
-        return f
 
-    def _next_board_calib(self, t):
-        seq = self._calib_seq
-        if not seq:
-            self._calib_seq = None
-            return
-        step, count = seq.pop(0)
-        self._start_calib(t, step, count)
 
-    def _calib_sample(self, t, raw):
-        cb = self.calib
-        if not cb.feed(t, raw):
-            return
-        self._emit("calib", self._calib_fields())
-        if cb.state == "busy":
-            return
-        self.calib = None
-        self._update_special()
-        if cb.state == "done":
-            self.cal.sps = self.sps
-            self._save_calibration()
-            self._new_detector()
-            if self._calib_seq:
-                self._next_board_calib(t)
-        else:
-            self._calib_seq = None
-            self._flash_cue(t, "warning", _NO_SEAT)
-        self._dirty_cues()
 
-    def _calib_cancel(self):
-        self.calib.cancel()
-        self._emit("calib", self._calib_fields())
-        self.calib = None
-        self._calib_seq = None
-        self._update_special()
-        self._dirty_cues()
 
-    def _save_calibration(self):
-        path = _join(self.root, "calib.json")
-        if path is None:
-            return
-        try:
-            self.cal.save(path)
-        except OSError as err:
-            self._emit("fault", {"file": "calib.json", "message": str(err)})
 
     # ------------------------------------------------------------------ slow sample path
 
@@ -826,80 +753,21 @@ class Referee:
             if self._trace_path:
                 self._cmds.trace_row(self, row)
         if self.calib is not None:
-            self._calib_sample(t, raw)
+            appstore.calib_sample(self, t, raw)
             if t >= self._deadline:
                 self._timers(t)
             return True
         return False
 
-    def _boot_files(self):
-        root = self.root
-        try:
-            if root not in ("", "/"):
-                storage.ensure_dir(root)
-            storage.cleanup(root)
-        except OSError as err:
-            self.problems.append("flash folder %s: %s" % (root, err))
-        self._load_options()
 
-    def _load_options(self):
-        path = _join(self.root, "options.json")
-        try:
-            d = json.loads(storage.read_checked(path).decode())
-            if type(d) is not dict or d.get("rhinoref") != "options":
-                raise ValueError("not an options file")
-            self._apply_options(d)
-        except OSError as err:
-            if not storage.is_missing(err):
-                self.problems.append("options.json: %s" % err)
-        except (ValueError, UnicodeError, protocol.ProtocolError) as err:
-            self.problems.append("options.json: %s (defaults used)" % err)
 
-    def _apply_options(self, d):
-        """Check every option first, then set them all (nothing changes on an error)."""
-        b = protocol.arg(d, "brightness", protocol.INT, self.brightness, 1, 255)
-        gr = protocol.arg(d, "grace_ms", protocol.INT, self.grace_ms, 0, 60000)
-        sy = protocol.arg(d, "symbol_ms", protocol.INT, self.symbol_ms, 0, 600000)
-        sps = protocol.arg(d, "sps", protocol.INT, self.sps, choices=(10, 80))
-        mi = protocol.arg(d, "mirror", protocol.BOOL, self.mirror)
-        hw = protocol.arg(d, "hw_watchdog", protocol.BOOL, self.hw_watchdog)
-        self.brightness = b
-        self.grace_ms = gr
-        self.symbol_ms = sy
-        self.mirror = mi
-        self.hw_watchdog = hw
-        if sps != self.sps:
-            self.sps = sps
-            if getattr(self, "det", None) is not None:  # not while booting
-                self._new_detector()
 
     def _options(self):
         return {"brightness": self.brightness, "grace_ms": self.grace_ms,
                 "symbol_ms": self.symbol_ms, "sps": self.sps, "mirror": self.mirror,
                 "hw_watchdog": self.hw_watchdog}
 
-    def _save_options(self):
-        path = _join(self.root, "options.json")
-        if path is None:
-            return
-        d = self._options()
-        d["rhinoref"] = "options"
-        d["version"] = 1
-        try:
-            storage.write_atomic(path, json.dumps(d))
-        except OSError as err:
-            self._emit("fault", {"file": "options.json", "message": str(err)})
 
-    def _load_calibration(self):
-        path = _join(self.root, "calib.json")
-        if path is None:
-            return Calibration()
-        try:
-            cal = Calibration.load(path)
-        except (OSError, ValueError) as err:  # storage.CorruptFile is a ValueError
-            self.problems.append("%s (defaults used)" % err)
-            return Calibration()
-        return cal
 
     def _new_detector(self):
         self.det = self._make_detector(self.cal, self.sps, self.accel)
@@ -913,89 +781,9 @@ class Referee:
         if g is not None and not g.over:
             self.det.expect_rhino(bool(g.owes_rhino))
 
-    def _log(self, line):
-        if self.log_lines is not None:
-            self.log_lines.append(line)
-            return
-        try:
-            storage.append_line(_join(self.root, "game.jsonl"), line)
-        except OSError as err:
-            self._emit("fault", {"file": "game.jsonl", "message": str(err)})
 
-    def _archive_log(self):
-        """A new game begins: the previous game's log becomes last.jsonl."""
-        if self.log_lines is not None:
-            self.last_lines = self.log_lines
-            self.log_lines = []
-            return
-        path = _join(self.root, "game.jsonl")
-        if storage.exists(path):
-            last = _join(self.root, "last.jsonl")
-            try:
-                storage.remove(last)
-                import os
 
-                os.rename(path, last)
-            except OSError as err:
-                self._emit("fault", {"file": "game.jsonl", "message": str(err)})
-                storage.remove(path)
 
-    def _resume(self):
-        """Rebuild an unfinished game from game.jsonl (power cut), or show a finished one."""
-        path = _join(self.root, "game.jsonl")
-        if not storage.exists(path):
-            return
-        r = gamelog.Replay()
-        seats = None
-        last_t = 0
-        try:
-            for text in storage.read_lines(path):
-                status = r.feed(text)
-                if seats is None and r.game is not None:
-                    seats = _header_seats(text, r.game)  # the header line just read
-                if status == gamelog.BAD:
-                    self.problems.append("game.jsonl line %d skipped: %s" % (r.line, r.message))
-                elif r.input is not None:
-                    last_t = r.input[0]
-                    if status != rules.ERROR:
-                        # the lasting cues come back as they were (skipped, draw, hand-over)
-                        self.game = r.game
-                        self._track_effects(self._now, r.input[1], r.game.effects)
-        except gamelog.LogError as err:
-            self.problems.append("game.jsonl: %s (not resumed)" % err)
-            self._set_aside(path)
-            self.game = None
-            return
-        except OSError as err:
-            self.problems.append("game.jsonl: %s (not resumed)" % err)
-            self.game = None
-            self._reset_game_cues()
-            return
-        g = r.game
-        if g is None:
-            self.problems.append("game.jsonl: no header (not resumed)")
-            self._set_aside(path)
-            return
-        self.game = g
-        self.seats = seats
-        self.side = g.side
-        self.joined = [seats[g.first]] + [s for s in seats if s != seats[g.first]]
-        self._gt0 = self._now - last_t
-        self._last_turn = (g.turn, g.direction, g.over)
-        if g.awaiting_symbol and self.symbol_ms:
-            self._sym_deadline = self._now + self.symbol_ms
-        self.det.expect_rhino(bool(g.owes_rhino and not g.over))
-        self._emit("resumed", {"players": g.players, "seats": seats[:], "inputs": r.line - 1,
-                               "state": g.state()})
-
-    def _set_aside(self, path):
-        try:
-            storage.remove(path + ".bad")
-            import os
-
-            os.rename(path, path + ".bad")
-        except OSError:
-            pass
 
     # ------------------------------------------------------------------ commands
 
@@ -1017,25 +805,6 @@ class Referee:
         ev.append(protocol.event(name, fields))
 
     # ------------------------------------------------------------------ commands
-
-def _header_seats(text, game):
-    """Physical seats from a game log header's extra "seats" field (else 0..players-1)."""
-    n = game.players
-    try:
-        d = json.loads(text)
-        seats = d.get("seats")
-        if type(seats) is list and len(seats) == n:
-            ok = True
-            for i in range(n):
-                s = seats[i]
-                if type(s) is not int or not 0 <= s < SEATS or (i and s <= seats[i - 1]):
-                    ok = False
-            if ok:
-                return seats
-    except ValueError:
-        pass
-    return list(range(n))
-
 
 def _input_column(base, long):
     """The trace's input column for a button (SPEC 3.2: ``seat:2``, ``symbol:skip``, ``menu``)."""

@@ -17,8 +17,9 @@ Trace recording to flash lives here too (``trace_row`` is called from the sample
 while a trace is being recorded).
 """
 
-from referee import protocol, rules
-from referee.app import LOBBY, PLAY, SEATS, SYMBOL_BUTTONS, VERSION, _join
+from referee import appstore, protocol, rules
+from referee.app import LOBBY, PLAY, SEATS, SYMBOL_BUTTONS, VERSION
+from referee.appstore import _join
 
 try:
     from micropython import const
@@ -114,7 +115,7 @@ def _status(ref, t, msg):
                         "counts_per_gram": cal.counts_per_gram, "wall_g": cal.wall_g,
                         "roof_g": cal.roof_g, "rhino_g": cal.rhino_g,
                         "done": list(cal.done)},
-        "calibrating": ref._calib_fields() if ref.calib is not None else None,
+        "calibrating": appstore.calib_fields(ref) if ref.calib is not None else None,
         "grams": _grams(ref),
         "stable": bool(getattr(ref.det, "stable", False)),
         "accel": ref.accel,
@@ -183,8 +184,8 @@ def _tare(ref, t, msg):
     protocol.only(msg, ())
     _calib_allowed(ref)
     ref._calib_seq = None
-    ref._start_calib(t, "tare", 0)
-    return {"calibrating": ref._calib_fields()}
+    appstore.start_calib(ref, t, "tare", 0)
+    return {"calibrating": appstore.calib_fields(ref)}
 
 
 def _calibrate(ref, t, msg):
@@ -192,13 +193,13 @@ def _calibrate(ref, t, msg):
     if protocol.arg(msg, "cancel", protocol.BOOL, False):
         if ref.calib is None:
             raise protocol.ProtocolError("no calibration is running")
-        ref._calib_cancel()
+        appstore.calib_cancel(ref)
         return {"cancelled": True}
     grams = protocol.arg(msg, "grams", protocol.NUMBER, required=True, lo=1, hi=5000)
     _calib_allowed(ref)
     ref._calib_seq = None
-    ref._start_calib(t, "scale", grams)
-    return {"calibrating": ref._calib_fields()}
+    appstore.start_calib(ref, t, "scale", grams)
+    return {"calibrating": appstore.calib_fields(ref)}
 
 
 def _learn(ref, t, msg):
@@ -207,8 +208,8 @@ def _learn(ref, t, msg):
     count = protocol.arg(msg, "count", protocol.INT, 3, 1, 9)
     _calib_allowed(ref)
     ref._calib_seq = None
-    ref._start_calib(t, piece, count)
-    return {"calibrating": ref._calib_fields()}
+    appstore.start_calib(ref, t, piece, count)
+    return {"calibrating": appstore.calib_fields(ref)}
 
 
 def _stream(ref, t, msg):
@@ -313,10 +314,13 @@ def _inject(ref, t, msg):
 
 def _options_cmd(ref, t, msg):
     protocol.only(msg, ("brightness", "grace_ms", "symbol_ms", "sps", "mirror", "hw_watchdog"))
-    changed = len(msg) > (2 if "id" in msg else 1)
-    ref._apply_options(msg)
+    changed = False
+    for key in msg:
+        if key not in ("cmd", "id", "mirror"):
+            changed = True
+    appstore.apply_options(ref, msg)
     if changed:
-        ref._save_options()
+        appstore.save_options(ref)
         ref._dirty_cues()
     return {"options": ref._options()}
 
