@@ -33,7 +33,8 @@ PIO contract (the virtual board and the test fakes implement rp2 against it):
 * The driver checks ``sm.rx_fifo()`` (words waiting), reads with ``sm.get()``, masks 0xFFFFFF.
 * A gain change or power-up repeats the two steps above: construct, put, active(1).
 * ``power_down``: ``sm.active(0)``, then the driver drives SCK high as a GPIO
-  (``sck.init(sck.OUT, value=1)``); ``power_up``: ``sck.init(sck.OUT, value=0)`` and restart.
+  (``sck.init(sck.OUT, value=1)``) and waits 1 ms; ``power_up``: ``sck.init(sck.OUT,
+  value=0)`` and the restart above (constructing the state machine gives SCK back to the PIO).
 """
 
 # The PIO instruction names (pull, mov, side, ...) exist only while rp2.asm_pio assembles.
@@ -184,8 +185,11 @@ class HX711GPIO(_HX711):
         return word
 
     def power_down(self):
+        """SCK high; returns 1 ms later, when the chip surely sleeps (> 60 us), so that
+        ``power_down(); power_up()`` is a real reset."""
         self._sck.value(0)
-        self._sck.value(1)  # high for > 60 us: the chip sleeps
+        self._sck.value(1)
+        self._sleep_ms(1)
         self.powered = False
 
     def power_up(self):
@@ -266,9 +270,12 @@ class HX711PIO(_HX711):
             self._start()  # fresh FIFO: nothing converted with the old gain is left
 
     def power_down(self):
+        """Stop the state machine, SCK high as a GPIO; returns 1 ms later, when the chip
+        surely sleeps (> 60 us), so that ``power_down(); power_up()`` is a real reset."""
         self._sm.active(0)
         sck = self._sck
-        sck.init(sck.OUT, value=1)  # SCK as a GPIO, high for > 60 us: the chip sleeps
+        sck.init(sck.OUT, value=1)
+        self._sleep_ms(1)
         self.powered = False
 
     def power_up(self):

@@ -314,3 +314,21 @@ def test_pio_at_10_sps():
             assert hx.read() == -1
         # 4 settling + 3 readings at 100 ms each
         assert 600000 <= chip.now_us - start <= 800000
+
+
+def test_power_cycle_back_to_back_is_a_real_reset():
+    # power_down() returns only once the chip sleeps, so down + up resets it
+    chip = FakeHX711(sps=80)
+    chip.level_a = 100
+    hx = _gpio(chip, gain=64)
+    assert hx.read() == 50
+    hx.power_down()
+    hx.power_up()
+    assert chip.power_downs == 1
+    assert hx.read() == 50
+    with _PIO(chip) as (hx, rp2):
+        assert hx.read() == 100
+        hx.power_down()
+        hx.power_up()
+        assert chip.power_downs == 2
+        assert hx.read() == 100
