@@ -112,6 +112,9 @@ class _I2CAccel:
         self._one[0] = value
         self._i2c.writeto_mem(self.addr, reg, self._one)
 
+    def read_into(self, xyz):
+        raise NotImplementedError  # each part decodes its own registers
+
     def read(self):
         """(ax, ay, az) in milli-g; allocates only the tuple."""
         xyz = self._xyz
@@ -243,14 +246,14 @@ class TiltSwitch:
     jolt_mg = 2000
     tilt_mg = 500
 
-    def __init__(self, pin):
+    def __init__(self, pin, reason=None):
         self._pin = pin
         self._rest = pin.value()
         self._last = self._rest
         self._edges = 0
         self._seen = 0
         self._xyz = array("i", (0, 0, 0))
-        self.reason = None
+        self.reason = reason  # probe() says why no I2C part is used
         irq = getattr(pin, "irq", None)
         if irq is not None:
             try:
@@ -318,7 +321,5 @@ def probe(i2c, tilt_pin=None):
             else:
                 why = "no device answers on I2C (check SDA/SCL wiring and power)"
     if tilt_pin is not None:
-        tilt = TiltSwitch(tilt_pin)
-        tilt.reason = why
-        return tilt
+        return TiltSwitch(tilt_pin, why)
     return NoAccel(why)

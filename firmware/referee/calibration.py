@@ -247,7 +247,7 @@ class Calibrator:
         self.sps = sps
         self._n_window = max(3, sps * self.window_ms // 1000)
         self.state = IDLE
-        self.step = None
+        self.step = ""  # "tare", "scale", "wall", "roof" or "rhino" once started
         self.prompt = ""
         self.progress = (0, 0)
         self.moving = False
@@ -255,7 +255,8 @@ class Calibrator:
         self.error = None
         self.result = None
         self.level = None  # mean raw count of the last still window
-        self._m1 = self._m2 = None
+        self._m1 = self._m2 = 0  # the two samples before this one
+        self._fill = 0
         self._n = 0
         self._skip = 0
         self._prev = None  # mean of the last still window
@@ -328,7 +329,8 @@ class Calibrator:
         m2 = self._m2
         self._m2 = m1
         self._m1 = raw
-        if m2 is None:
+        if self._fill < 2:  # the first two samples pass as they are
+            self._fill += 1
             x = raw
         elif raw > m1:
             x = m1 if m1 >= m2 else (raw if raw < m2 else m2)

@@ -113,6 +113,16 @@ class _HX711:
         self.saturated = v == _POS_FULL or v == _NEG_FULL
         return v
 
+    # what each back end provides
+    def ready(self):
+        raise NotImplementedError
+
+    def _fetch(self):
+        raise NotImplementedError
+
+    def _set_gain(self):
+        raise NotImplementedError
+
     def read_nowait(self):
         """The next reading if one is waiting, else None (settling readings are dropped)."""
         while self.ready():
@@ -202,7 +212,8 @@ def _hx711_pio():
     pull(block).side(0)  # the one word put at start: extra pulses - 1 (0, 1 or 2)
     mov(y, osr).side(0)
     wrap_target()
-    set(x, 23).side(0)  # 24 data bits
+    # 24 data bits (this is the PIO set instruction, not the builtin)
+    set(x, 23).side(0)  # type: ignore
     wait(0, pin, 0).side(0)  # DOUT low: a conversion is ready
     label("bit")
     nop().side(1)[1]  # SCK high 2 us: the chip shifts out the next bit
