@@ -74,6 +74,7 @@ class Guide:
         self.ask = ask
         self.mass = mass
         self.count = count
+        self._note = None
 
     def _command(self, step):
         if step == "tare":
@@ -114,12 +115,13 @@ class Guide:
             self.say("    ... the platform is moving: waiting for it to keep still")
         elif was_moving and not ev.get("moving") and state == "busy":
             self.say("    ... still again")
-        if ev.get("note"):
-            self.say("    " + ev["note"])
+        note = ev.get("note")
+        if note and note != self._note:
+            self.say("    " + note)
+        self._note = note
         prompt = ev.get("prompt")
         if prompt and prompt != last_prompt and state == "busy":
-            done, total = (list(ev.get("progress") or [0, 0]) + [0, 0])[:2]
-            self.say("  -> %s" % prompt + ("   [%d/%d]" % (done, total) if total > 1 else ""))
+            self.say("  -> %s" % prompt)
 
     def run(self, steps):
         results = {}
@@ -194,6 +196,11 @@ def run(args):
         say = print
         say("Calibrating the board on %s. Keep the table still while it measures; the seat "
             "lights show the calibration cue." % link.port)
+        done = (st.get("calibration") or {}).get("done") or []
+        if "scale" not in steps and "scale" not in done and set(steps) & {"wall", "roof", "rhino"}:
+            say("note: this board's scale (counts per gram) was never calibrated with a known "
+                "mass, so piece masses will be off (or come out negative on a load cell mounted "
+                "the other way up); add the 'scale' step.")
         ask = None if args.yes else _Asker()
         guide = Guide(link, say=say, ask=ask, mass=args.mass, count=args.count)
         try:

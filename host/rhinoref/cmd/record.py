@@ -98,9 +98,13 @@ def record(link, out, seconds=None, progress=None):
     reply = link.command({"cmd": "stream", "on": True}, timeout=3.0)
     if not reply.get("ok"):
         raise BoardError("the board refused to stream samples: %s" % reply.get("error", "no reason given"))
-    meta = reply.get("meta") or {}
+    meta = dict(reply.get("meta") or {})
+    st = link.command({"cmd": "status"}, timeout=3.0)
+    if st.get("ok") and st.get("accel") and meta.get("accel") in (None, "", "none"):
+        # The board reads an accelerometer but its metadata names none (the part name comes
+        # from its calibration file): the rows do carry ax, ay, az, so say so.
+        meta["accel"] = "present"
     if "sps" not in meta:
-        st = link.command({"cmd": "status"}, timeout=3.0)
         cal = st.get("calibration") or {}
         meta = {"sps": st.get("options", {}).get("sps", 80), "counts_per_gram": cal.get("counts_per_gram"),
                 "offset": cal.get("offset"), "wall_g": cal.get("wall_g"), "roof_g": cal.get("roof_g"),
