@@ -292,14 +292,15 @@ def test_calibrate_guides_every_step_and_the_board_saves(tmp_path, port, capsys)
 def test_calibrate_refuses_clearly_while_the_platform_moves(tmp_path, port, capsys):
     src = ScaleSource()
     src.shaking = True
-    board = RefBoard(tmp_path / "flash", source=src, speed=40, path=port)
+    # 10 s of motion on the board (its limit) take 2 s here: long enough to be told about.
+    board = RefBoard(tmp_path / "flash", source=src, speed=5, path=port)
     try:
         code = cli.main(["calibrate", "--port", port, "--yes", "--steps", "tare"])
     finally:
         board.close()
     out, err = capsys.readouterr()
     assert code == 1
-    assert "the platform is moving" in out
+    assert "the platform keeps moving: waiting for it to be still" in out
     assert "cannot tare: the platform keeps moving" in err
     assert not board.ref.cal.learned
 

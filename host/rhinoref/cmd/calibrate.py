@@ -22,6 +22,7 @@ rhinoref calibrate --steps wall,roof,rhino   # only learn the pieces again
 
 STEPS = ("tare", "scale", "wall", "roof", "rhino")
 STEP_TIMEOUT_S = 120.0   # the board gives up on a step after 60 s itself; this is the backstop
+MOVING_SAY_S = 1.5       # tell the person about motion that lasts longer than this
 
 # What the person does before each step (the board's own prompts follow while it measures).
 INTRO = {
@@ -74,7 +75,9 @@ class Guide:
         self.ask = ask
         self.mass = mass
         self.count = count
-        self._note = None
+        self._note = self._prompt = None
+        self._moving_since = None
+        self._said_moving = False
 
     def _command(self, step):
         if step == "tare":
@@ -88,20 +91,19 @@ class Guide:
         reply = self.link.command(self._command(step), timeout=3.0)
         if not reply.get("ok"):
             raise RhinorefError("the board refused to calibrate: %s" % reply.get("error", "no reason given"))
-        fields = reply.get("calibrating") or {}
-        last_prompt = None
-        moving = False
-        self._show(fields, None, False)
-        last_prompt, moving = fields.get("prompt"), bool(fields.get("moving"))
+        self._prompt = self._note = None
+        self._moving_since = None
+        self._said_moving = False
+        self._show(reply.get("calibrating") or {})
         deadline = time.monotonic() + STEP_TIMEOUT_S
         while time.monotonic() < deadline:
             for ev in self.link.events(timeout=0.3):
                 if ev.get("ev") != "calib":
                     continue
-                self._show(ev, last_prompt, moving)
-                last_prompt, moving = ev.get("prompt"), bool(ev.get("moving"))
+                self._show(ev)
                 if ev.get("state") in ("done", "failed"):
                     return ev
+            self._moving_check()
         # The board did not finish the step: cancel it so it is not left half-way.
         try:
             self.link.command({"cmd": "calibrate", "cancel": True}, timeout=2.0)
@@ -109,19 +111,34 @@ class Guide:
             pass
         return {"state": "failed", "error": "no answer from the board for %d s" % STEP_TIMEOUT_S}
 
-    def _show(self, ev, last_prompt, was_moving):
+    def _moving_check(self):
+        # A hand placing a piece moves the platform for a moment: only motion that lasts is
+        # worth telling (it is what makes the board refuse).
+        if self._moving_since is not None and not self._said_moving and \
+                time.monotonic() - self._moving_since > MOVING_SAY_S:
+            self.say("    ... the platform keeps moving: waiting for it to be still")
+            self._said_moving = True
+
+    def _show(self, ev):
         state = ev.get("state")
-        if ev.get("moving") and not was_moving and state == "busy":
-            self.say("    ... the platform is moving: waiting for it to keep still")
-        elif was_moving and not ev.get("moving") and state == "busy":
-            self.say("    ... still again")
+        if ev.get("moving") and state == "busy":
+            if self._moving_since is None:
+                self._moving_since = time.monotonic()
+            self._moving_check()
+        else:
+            if self._said_moving and state == "busy":
+                self.say("    ... still again")
+            self._moving_since = None
+            self._said_moving = False
         note = ev.get("note")
-        if note and note != self._note:
+        key = (note, tuple(ev.get("progress") or ()))
+        if note and key != self._note:
             self.say("    " + note)
-        self._note = note
+        self._note = key
         prompt = ev.get("prompt")
-        if prompt and prompt != last_prompt and state == "busy":
+        if prompt and prompt != self._prompt and state == "busy":
             self.say("  -> %s" % prompt)
+        self._prompt = prompt
 
     def run(self, steps):
         results = {}
@@ -157,6 +174,10 @@ def _describe(step, result):
         return "%s counts per gram" % result.get("counts_per_gram", "?")
     grams = result.get("grams", result.get(step + "_g"))
     return "%s g" % grams if grams is not None else ", ".join("%s=%s" % kv for kv in sorted(result.items()))
+
+
+def _num(x):
+    return "%.2f" % x if isinstance(x, float) else str(x)
 
 
 class _Asker:
@@ -215,8 +236,8 @@ def run(args):
         cal = st.get("calibration") or {}
         say("")
         say("saved on the board: %s counts per gram, offset %s, wall %s g, roof %s g, Rhino Hero %s g"
-            % (cal.get("counts_per_gram"), cal.get("offset"), cal.get("wall_g"), cal.get("roof_g"),
-               cal.get("rhino_g")))
+            % (_num(cal.get("counts_per_gram")), cal.get("offset"), _num(cal.get("wall_g")),
+               _num(cal.get("roof_g")), _num(cal.get("rhino_g"))))
         missing = [s for s in steps if s not in results]
         if missing:
             say("not calibrated this time: %s" % ", ".join(NAMES[s] for s in missing))
