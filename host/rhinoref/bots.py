@@ -23,7 +23,7 @@ The model (documented with its numbers in docs/simulator.md):
   (7 cards each with 2 players, else 5). Each card also carries the wall marks (1 or 2) that the
   next floor must follow. A card is held physically: played from a hand, drawn from the pile
   when the referee shows a draw, handed over by the left neighbour after a double.
-* Timing: think 2.5-7 s before a turn, 2-4.5 s to fold and set each wall, 1.5-4 s to choose
+* Timing: think 3-9 s before a turn, 2.5-5.5 s to fold and set each wall, 1.5-4 s to choose
   and lay the roof, the symbol pressed 0.6-2.5 s after the roof settles; per-seat personality
   (speed x0.7-1.4 and steadiness).
 * Mistakes, rare: forgetting to move Rhino Hero until the warning cue (then moving him),
@@ -336,7 +336,7 @@ class Bots:
                     self.note("seat %d builds three walls" % seat)
             p = self._progress = {"seat": seat, "double": double, "walls": n, "built": 0,
                                   "rhino": False, "card": None, "roof": False}
-            yield self._ms(seat, 2500, 7000) if not double else self._ms(seat, 1000, 2500)
+            yield self._ms(seat, 3000, 9000) if not double else self._ms(seat, 1000, 2500)
             yield from self._accidents(seat)
         else:
             yield self._ms(seat, 1000, 2500)   # carrying on after an undo
@@ -440,14 +440,14 @@ class Bots:
         """Build the walls still owed this turn (``p``: the turn's progress)."""
         left = p["walls"] - p["built"]
         if left == 2 and self.rng.random() < P_TWO_AT_ONCE:
-            yield self._ms(seat, 2500, 5000)
+            yield self._ms(seat, 3000, 6000)
             if self._halted():
                 return
             yield from self._place(seat, "walls2")
             p["built"] += 2
             return
         for _ in range(left):
-            yield self._ms(seat, 2000, 4500)
+            yield self._ms(seat, 2500, 5500)
             if self._halted():
                 return
             yield from self._place(seat, "wall")
