@@ -150,7 +150,7 @@ def arg(msg, key, kind, default=None, lo=None, hi=None, choices=None, required=F
     if hi is not None and value > hi:
         raise ProtocolError("%r must be at most %s" % (key, hi))
     if choices is not None and value not in choices:
-        raise ProtocolError("%r must be one of %s" % (key, ", ".join(choices)))
+        raise ProtocolError("%r must be one of %s" % (key, ", ".join([str(c) for c in choices])))
     return value
 
 
