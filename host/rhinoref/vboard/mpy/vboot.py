@@ -29,40 +29,8 @@ import vb_select
 import vb_repl
 
 
-class _FlashBdev:
-    # The flash filesystem's block device: 4 KB erase blocks of a file on the host, opened
-    # before the host's filesystem disappears.
-    def __init__(self, f, nblocks):
-        self.f = f
-        self.n = nblocks
-
-    def readblocks(self, block, buf, off=0):
-        self.f.seek(block * 4096 + off)
-        self.f.readinto(buf)
-
-    def writeblocks(self, block, buf, off=None):
-        if off is None:
-            self.ioctl(6, block)
-            off = 0
-        self.f.seek(block * 4096 + off)
-        self.f.write(buf)
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return self.n
-        if op == 5:
-            return 4096
-        if op == 6:
-            self.f.seek(arg * 4096)
-            self.f.write(b"\xff" * 4096)
-            return 0
-        if op == 3:
-            self.f.flush()
-        return 0
-
-
 def _mount():
-    bdev = _FlashBdev(open(cfg["flash"], "r+b"), cfg["flash_blocks"])
+    bdev = vb_rp2._Flash(open(cfg["flash"], "r+b"), cfg["flash_blocks"])
     vb_rp2._flash = bdev
     try:
         fs = vfs.VfsLfs2(bdev, progsize=256)
@@ -94,6 +62,6 @@ import os as _os_real
 
 _os_real.chdir("/")
 _mode = cfg["mode"]
-del _name, _mod, _v, _os_real, _mount, _FlashBdev, cfg
+del _name, _mod, _v, _os_real, _mount, cfg
 gc.collect()
 vb_repl.boot(_mode)
