@@ -13,9 +13,8 @@ Usage (pure: time and readings come in as arguments, events go out through ``emi
     st.report        # [[part, ok, message], ...] e.g.
                      # ["button SKIP (GP12)", False, "not pressed within 10 s - check ..."]
 
-    # On the board: the Referee's command and menu start it through these (``ref.test``).
-    selftest.start(ref, t_ms)                 # ValueError with a sentence when not now
-    selftest.command(ref, t_ms, msg)          # {"cmd": "selftest", ...} -> reply fields
+On the board the Referee runs it as ``ref.test`` through ``referee.selftestapp`` (the protocol
+command, the menu's way in, the ending).
 
 The steps, in order (docs/selftest.md has the light patterns a maker sees):
 
@@ -35,7 +34,7 @@ Nothing here allocates per sample beyond small ints; the module is imported only
 self-test starts.
 """
 
-from referee import cues, protocol
+from referee import cues
 
 try:
     from micropython import const
@@ -62,7 +61,7 @@ _REST = const(0)
 _LEDS = const(1)
 _BUTTONS = const(2)
 _FINGER = const(3)
-_DONE = const(4)
+DONE = const(4)
 _OVER = const(5)
 STEPS = ("rest", "leds", "buttons", "finger", "done", "over")
 
@@ -183,7 +182,7 @@ class SelfTest:
                     self._finish(t)
             elif t - self._t0 >= self.wait_ms:
                 self._finger_failed(t)
-        elif st == _DONE:
+        elif st == DONE:
             if t - self._t0 >= self.show_ms:
                 self._over(t)
 
@@ -203,14 +202,14 @@ class SelfTest:
                 self._next_button(t)
             elif self._other is None:
                 self._other = base
-        elif st == _DONE:
+        elif st == DONE:
             self._over(t)  # any button: the report lights go, the referee comes back
         self.tick(t)
 
     def cancel(self, t, why="cancelled"):
         """Stop now; what was tested so far stays in the report."""
-        if self.step >= _DONE:
-            if self.step == _DONE:
+        if self.step >= DONE:
+            if self.step == DONE:
                 self._over(t)
             return
         self.cancelled = True
@@ -225,7 +224,7 @@ class SelfTest:
 
     def passed(self):
         """True when the test finished and every part passed."""
-        if self.cancelled or self.step < _DONE:
+        if self.cancelled or self.step < DONE:
             return False
         for _part, ok, _msg in self.report:
             if not ok:
@@ -244,7 +243,7 @@ class SelfTest:
         """Plain data for a status reply."""
         f = {"step": STEPS[self.step], "progress": [len(self.report), 4 + len(self.buttons)],
              "report": self.report}
-        if self.step >= _DONE:
+        if self.step >= DONE:
             f["passed"] = self.passed()
         return f
 
@@ -482,7 +481,7 @@ class SelfTest:
         self._finish(t)
 
     def _finish(self, t):
-        self.step = _DONE
+        self.step = DONE
         self._t0 = t
         self._emit({"state": "done", "passed": self.passed(), "report": self.report})
 
@@ -539,103 +538,3 @@ def _isqrt(v):
         y = (x + v // x) >> 1
     return x
 
-
-# ------------------------------------------------------------------------ on the Referee
-
-
-class BoardTest(SelfTest):
-    """A SelfTest run by a ``Referee`` (``ref.test``): its events go out with the referee's,
-    and when it is over the referee takes the lights and buttons back."""
-
-    def __init__(self, ref, t, **kw):
-        self.ref = ref
-        SelfTest.__init__(self, t, ref._emit, **kw)
-
-    def ended(self, t):
-        ref = self.ref
-        ref.selftest_report = self.state()
-        ref.test = None
-        ref._update_special()
-        ref._new_detector()  # the platform was pressed: start over on the present load
-        ref._dirty_cues()
-
-
-def _accel_part(ref):
-    parts = getattr(ref, "parts", None) or {}
-    part = parts.get("accel")
-    why = parts.get("accel_why")
-    if part is None:
-        part = "mpu6050" if ref.accel or "accel" in ref.faults else "none"
-    if why is None:
-        for p in ref.problems:
-            if p.startswith("accelerometer: "):
-                why = p[15:]
-    return part, why
-
-
-def start(ref, t, wait_ms=WAIT_MS, led_ms=LED_MS, finger_g=FINGER_G):
-    """Start the self-test on Referee ``ref``; ValueError with a sentence when it cannot."""
-    g = ref.game
-    if ref.test is not None:
-        raise ValueError("a self-test is already running")
-    if g is not None and not g.over:
-        raise ValueError("a game is in play: finish it or start a new game before the "
-                         "self-test")
-    if ref.calib is not None:
-        raise ValueError("calibration is running: cancel it first")
-    part, why = _accel_part(ref)
-    test = BoardTest(ref, t, sps=ref.sps, counts_per_gram=ref.cal.counts_per_gram,
-                     accel=part, accel_why=why, wait_ms=wait_ms, led_ms=led_ms,
-                     finger_g=finger_g)
-    ref.test = test
-    ref._menu_until = 0
-    ref._update_special()
-    ref._dirty_cues()
-    return test
-
-
-def press(ref, t, name):
-    """A button while the self-test runs, or the menu's way in (menu open, SEAT 0 held)."""
-    if ref.test is not None:
-        ref.test.press(t, name)
-        return
-    ref._menu_until = 0
-    ref._emit("menu", {"open": False, "chose": "selftest"})
-    try:
-        start(ref, t)
-    except ValueError as err:
-        ref._emit("warning", {"message": str(err)})
-        ref._flash_cue(t, "warning", 255)
-    ref._dirty_cues()
-    ref._arm()
-
-
-def command(ref, t, msg):
-    """``{"cmd": "selftest"}`` and its options (docs/selftest.md) -> reply fields."""
-    protocol.only(msg, ("cancel", "report", "wait_ms", "led_ms", "finger_g"))
-    cancel = protocol.arg(msg, "cancel", protocol.BOOL, False)
-    report = protocol.arg(msg, "report", protocol.BOOL, False)
-    wait_ms = protocol.arg(msg, "wait_ms", protocol.INT, WAIT_MS, 1000, 120000)
-    led_ms = protocol.arg(msg, "led_ms", protocol.INT, LED_MS, 50, 5000)
-    finger_g = protocol.arg(msg, "finger_g", protocol.NUMBER, FINGER_G, 1, 1000)
-    if cancel:
-        test = ref.test
-        if test is None:
-            raise protocol.ProtocolError("no self-test is running")
-        finished = test.step >= _DONE
-        test.cancel(t, "cancelled by the host")
-        return {"stopped": True, "finished": finished, "passed": test.passed(),
-                "report": test.report}
-    if report:
-        if ref.test is not None:
-            return {"running": True, "selftest": ref.test.state()}
-        last = getattr(ref, "selftest_report", None)
-        if last is None:
-            raise protocol.ProtocolError("no self-test has run since the board started")
-        return {"running": False, "selftest": last}
-    test = start(ref, t, wait_ms, led_ms, finger_g)
-    return {"selftest": {"step": test.step_name(), "parts": test.parts(), "wait_ms": wait_ms,
-                         "led_ms": led_ms, "finger_g": finger_g,
-                         "seconds_at_most": (test.rest_ms + 15 * led_ms + wait_ms
-                                             * (len(test.buttons) + 1) + RELEASE_MS) // 1000
-                                            + 1}}
