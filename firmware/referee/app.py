@@ -123,6 +123,7 @@ class Referee:
         self.calib = None  # a Calibrator while one runs
         self._calib_seq = None  # remaining board-menu steps
         self._calib_step = 0
+        self.test = None  # a referee.selftestapp.BoardTest while the self-test runs
         # streaming / trace
         self.streaming = False
         self._input_col = ""  # a press to record in the next trace row
@@ -177,6 +178,8 @@ class Referee:
     def tick(self, t_ms):
         """Let time pass without a sample (timers, animation)."""
         self._now = t_ms
+        if self.test is not None:
+            self.test.tick(t_ms)
         if t_ms >= self._deadline:
             self._timers(t_ms)
 
@@ -187,6 +190,11 @@ class Referee:
         base = name[:-5] if long else name
         if self.streaming or self._trace_path:
             self._input_col = _input_column(base, long)
+        if self.test is not None or (self._menu_until and name == "seat0_long"):
+            from referee import selftestapp  # the running self-test, or the menu's way in
+
+            selftestapp.press(self, t_ms, name)
+            return
         if base == "menu":
             self._menu_button(t_ms, long)
         elif self._menu_until:
@@ -231,6 +239,10 @@ class Referee:
 
     def _get_frame(self):
         t = self._now
+        if self.test is not None:  # the self-test owns the lights while it runs
+            if self.test.render(self._frame, t, self.brightness):
+                self.frame_version += 1
+            return self._frame
         if self._dirty or (self._animated and t // cues.STEP_MS != self._step):
             if self._dirty:
                 self._update_cues()
@@ -458,7 +470,8 @@ class Referee:
             self._menu_until = t + MENU_MS
             self._emit("menu", {"open": True, "choices": {
                 "reverse": "undo a false collapse", "skip": "declare a missed collapse",
-                "draw": "calibrate", "double": "brightness", "rhino": "new game"}})
+                "draw": "calibrate", "double": "brightness", "rhino": "new game",
+                "seat0_long": "self-test"}})
         elif self.calib is not None:
             appstore.calib_cancel(self)
         elif self.game is None:
@@ -740,7 +753,8 @@ class Referee:
     # ------------------------------------------------------------------ slow sample path
 
     def _update_special(self):
-        self._special = bool(self.calib is not None or self.streaming or self._trace_path)
+        self._special = bool(self.calib is not None or self.streaming or self._trace_path
+                             or self.test is not None)
 
     def _slow_sample(self, t, raw, ax, ay, az):
         """Calibration, streaming and trace recording. True when the detector must not run."""
@@ -752,6 +766,9 @@ class Referee:
                 self._emit("sample", {"row": row})
             if self._trace_path:
                 self._cmds.trace_row(self, row)
+        if self.test is not None:
+            self.test.sample(t, raw, ax, ay, az)
+            return True
         if self.calib is not None:
             appstore.calib_sample(self, t, raw)
             if t >= self._deadline:

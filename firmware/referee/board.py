@@ -169,6 +169,8 @@ def make_referee(hw, root=DATA):
                   leds_per_seat=pins.LEDS_PER_SEAT)
     for p in hw.problems:
         ref.problems.append(p)
+    # what was found, for the self-test's report (a tilt switch standing in is no accelerometer)
+    ref.parts = {"accel": hw.acc.name, "accel_why": getattr(hw.acc, "reason", None)}
     if hw.acc.name == "none":
         ref._emit("fault", {"sensor": "accel", "on": True, "message": "degraded mode: %s"
                             % getattr(hw.acc, "reason", "no accelerometer")})

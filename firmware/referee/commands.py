@@ -74,6 +74,9 @@ def command(ref, t_ms, line):
     handler = _COMMANDS.get(msg["cmd"])
     if handler is None:
         return protocol.error("unknown command %r (try {\"cmd\": \"help\"})" % msg["cmd"])
+    if ref.test is not None and msg["cmd"] in ("new_game", "tare", "calibrate", "learn"):
+        return protocol.error("a self-test is running: wait for its report or stop it with "
+                              "{\"cmd\": \"selftest\", \"cancel\": true}")
     try:
         fields = handler(ref, t_ms, msg)
     except protocol.ProtocolError as err:
@@ -312,6 +315,12 @@ def _inject(ref, t, msg):
     return f
 
 
+def _selftest(ref, t, msg):
+    from referee import selftestapp  # loaded only when a self-test is asked for
+
+    return selftestapp.command(ref, t, msg)
+
+
 def _options_cmd(ref, t, msg):
     protocol.only(msg, ("brightness", "grace_ms", "symbol_ms", "sps", "mirror", "hw_watchdog"))
     changed = False
@@ -373,4 +382,5 @@ _COMMANDS = {
     "cues": _cues,
     "press": _press,
     "help": _help,
+    "selftest": _selftest,
 }
