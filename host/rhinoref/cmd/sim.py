@@ -213,7 +213,7 @@ def print_statistics(console, stats):
     n = stats["games"]
     console.print("[bold]%d games[/bold], %d players, seeds %d..%d, %d SPS, %s" % (
         n, stats["players"], stats["seed"], stats["seed"] + n - 1, stats["sps"],
-        "firmware referee on the simulated table" if stats["mode"] == "firmware"
+        "firmware on the simulated table" if stats["mode"] == "firmware"
         else "rules engine fed the truth (no sensors)"))
 
     t = Table(title="how games ended")
@@ -264,5 +264,5 @@ def print_statistics(console, stats):
         console.print("games where the detector agreed with the truth on every event: %d / %d"
                       % (stats["games_agreeing"], n))
     speed = stats["sim_s"] / stats["wall_s"] if stats["wall_s"] else 0
-    console.print("simulated %.1f hours of play in %.1f s of CPU (%.0fx real time per core)"
-                  % (stats["sim_s"] / 3600.0, stats["wall_s"], speed))
+    console.print("simulated %.1f hours of play in %.1f s of worker time (%.0fx real time per "
+                  "worker process)" % (stats["sim_s"] / 3600.0, stats["wall_s"], speed))
