@@ -503,7 +503,11 @@ class Bots:
         self.table.collapse(kind)
         self.collapsed = True
         self.collapse_floors = self.floors
-        self.note("the tower falls (%s, %s)" % (kind.replace("_", " "), "while placing a " + piece))
+        what = {"wall": "a wall", "walls2": "two walls", "roof": "a roof card",
+                "rhino": "Rhino Hero"}.get(piece, piece)
+        how = {"total": "all of it", "partial": "the top floors", "on_platform":
+               "cards land on the platform", "roof_slide": "a roof slides off"}.get(kind, kind)
+        self.note("the tower falls: %s, while placing %s" % (how, what))
 
     def _accidents(self, seat):
         if not self.mistakes:
