@@ -17,14 +17,12 @@ table's: a game of ten minutes runs in about a second at full speed (``speed=Non
 against the wall clock at ``speed`` times real time for watching. The board's event lines and LED
 frame feed a :class:`rhinoref.render.View` when one is given.
 
-Until the board app and the simulated table exist in this checkout, ``mode="ideal"`` (also used
-as a fallback) runs the rules engine fed with the truth, without sensors or detector.
+``mode="ideal"`` (``rhinoref sim --ideal``) runs the same bots with the rules engine fed the
+truth, without sensors or detector: a baseline to see what detection changes. docs/simulator.md
+describes the loop, the result record and the statistics.
 """
 
 import os
-import random
-import shutil
-import tempfile
 import time
 from collections import Counter
 

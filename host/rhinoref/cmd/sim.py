@@ -4,7 +4,6 @@ possible with plain lines when stdout is not a terminal)."""
 
 import json
 import random
-import sys
 
 from ..errors import InputError
 
