@@ -5,6 +5,11 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# The firmware's static check: MicroPython's RP2 stubs (kept out of the venv's site-packages,
+# where their stdlib stubs would shadow CPython's) and pyright from package-lock.json.
+STUBS_PIN := micropython-rp2-rpi-pico-stubs==1.29.0.post1
+STUBS  := $(VENV)/mpy-stubs/.installed
+NODE   := node_modules/.installed
 
 .PHONY: sim test bench clean help
 
@@ -19,10 +24,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $@
 
-sim: $(STAMP)
+$(STUBS): $(STAMP) Makefile
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade \
+		--target $(VENV)/mpy-stubs '$(STUBS_PIN)'
+	touch $@
+
+$(NODE): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+sim: $(STAMP) $(STUBS) $(NODE)
 	$(BIN)/rhinoref sim $(ARGS)
 
-test: $(STAMP)
+test: $(STAMP) $(STUBS) $(NODE)
 	$(BIN)/python -m pytest $(ARGS)
 
 bench: $(STAMP)
