@@ -341,3 +341,12 @@ def test_calibrate_bad_options(capsys):
     assert "--steps takes a list of" in capsys.readouterr().err
     assert cli.main(["calibrate", "--count", "12"]) == 2
     assert cli.main(["calibrate", "--mass", "0"]) == 2
+
+
+@pytest.mark.parametrize("command", ["sim", "monitor", "calibrate", "record", "plot"])
+def test_help_has_an_example(command, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main([command, "--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert "example:" in out and ("rhinoref %s" % command) in out.split("example:")[1]
