@@ -65,10 +65,27 @@ DEFAULT_BRIGHTNESS = const(80)
 
 SYMBOL_BUTTONS = ("reverse", "skip", "draw", "double", "rhino")
 
-_C_OFF = cues.cue_id("off")
-_C = {}
-for _n in cues.NAMES:
-    _C[_n] = cues.cue_id(_n)
+# Cue ids (the order of referee.cues' table; tests/fw/test_app_core.py checks they agree).
+_C_OFF = const(0)
+_C_WAITING = const(1)
+_C_JOINED = const(2)
+_C_JOINED_EXPERT = const(3)
+_C_TURN_CW = const(4)
+_C_TURN_CCW = const(5)
+_C_SKIPPED = const(6)
+_C_DRAW = const(7)
+_C_RHINO_OWED = const(8)
+_C_DOUBLE = const(9)
+_C_HANDOVER = const(10)
+_C_TIEBREAK = const(11)
+_C_WARNING = const(12)
+_C_ERROR = const(13)
+_C_WINNER = const(14)
+_C_LOSER = const(15)
+_C_ALL_WIN = const(16)
+_C_CALIBRATING = const(17)
+_C_FAULT = const(18)
+_C_MENU = const(19)
 
 
 
@@ -605,7 +622,7 @@ class Referee:
         self._deadline = d
 
     def _flash_cue(self, t, name, seat):
-        self._flash = _C[name]
+        self._flash = _C_WARNING if name == "warning" else _C_ERROR
         self._flash_seat = seat
         self._flash_until = t + FLASH_MS
         self._arm()
@@ -633,11 +650,11 @@ class Referee:
                 if BRIGHTNESS_LEVELS[k] <= self.brightness:
                     level = k + 1
             for s in range(SEATS):
-                main[s] = _C["menu"]
+                main[s] = _C_MENU
                 counts[s] = level
         elif self.calib is not None:
             for s in range(SEATS):
-                main[s] = _C["calibrating"]
+                main[s] = _C_CALIBRATING
         elif g is None:
             self._lobby_cues()
         else:
@@ -645,9 +662,9 @@ class Referee:
         if self.faults or self._fault_until:
             turn = self._turn_phys()
             for s in range(SEATS):
-                if s == turn and main[s] in (_C["turn_cw"], _C["turn_ccw"]):
-                    over[s] = 1 if main[s] == _C["turn_cw"] else 2
-                main[s] = _C["fault"]
+                if s == turn and main[s] in (_C_TURN_CW, _C_TURN_CCW):
+                    over[s] = 1 if main[s] == _C_TURN_CW else 2
+                main[s] = _C_FAULT
         if self._flash != _C_OFF and not self._menu_until:
             if self._flash_seat == _NO_SEAT:
                 for s in range(SEATS):
@@ -655,9 +672,9 @@ class Referee:
             else:
                 p = self._phys(self._flash_seat)
                 if p != _NO_SEAT:
-                    if main[p] == _C["turn_cw"]:
+                    if main[p] == _C_TURN_CW:
                         over[p] = 1
-                    elif main[p] == _C["turn_ccw"]:
+                    elif main[p] == _C_TURN_CCW:
                         over[p] = 2
                     main[p] = self._flash
         animated = False
@@ -692,9 +709,9 @@ class Referee:
         return self._phys(g.turn)
 
     def _lobby_cues(self):
-        joined_cue = _C["joined"] if self.side == "easy" else _C["joined_expert"]
+        joined_cue = _C_JOINED if self.side == "easy" else _C_JOINED_EXPERT
         for s in range(SEATS):
-            self._main[s] = joined_cue if s in self.joined else _C["waiting"]
+            self._main[s] = joined_cue if s in self.joined else _C_WAITING
         if len(self.joined) >= 2:
             self._over[self.joined[0]] = 1  # the starter: the turn comet, clockwise
 
@@ -706,41 +723,41 @@ class Referee:
             # Collapse (perhaps with tie-break counts owed), emptied hand or all walls used.
             if g.result == "walls_used":
                 for gs in range(g.players):
-                    main[self.seats[gs]] = _C["all_win"]
+                    main[self.seats[gs]] = _C_ALL_WIN
                 return
             for gs in g.winners:
-                main[self.seats[gs]] = _C["winner"]
+                main[self.seats[gs]] = _C_WINNER
             if g.loser is not None:
-                main[self.seats[g.loser]] = _C["loser"]
+                main[self.seats[g.loser]] = _C_LOSER
             if g.tiebreak_seats:
                 for gs in g.tied:
                     p = self.seats[gs]
-                    main[p] = _C["tiebreak"]
+                    main[p] = _C_TIEBREAK
                     c = self._tb_count[p]
                     if not c and g.counts[gs] is not None and self._tb_deadline[p] == NEVER:
                         c = g.counts[gs]
                     counts[p] = c if c < 255 else 255
             if self._handover != _NO_SEAT and g.over:
-                main[self.seats[self._handover]] = _C["handover"]  # rule 7 courtesy
+                main[self.seats[self._handover]] = _C_HANDOVER  # rule 7 courtesy
             return
         turn = self.seats[g.turn]
-        tc = _C["turn_cw"] if g.direction > 0 else _C["turn_ccw"]
+        tc = _C_TURN_CW if g.direction > 0 else _C_TURN_CCW
         task = _C_OFF
         if g.double_pending:
-            task = _C["double"]
+            task = _C_DOUBLE
         elif g.owes_rhino:
-            task = _C["rhino_owed"]
+            task = _C_RHINO_OWED
         elif self._draw_seat == g.turn:
-            task = _C["draw"]
+            task = _C_DRAW
         if task != _C_OFF:
             main[turn] = task
             over[turn] = 1 if g.direction > 0 else 2
         else:
             main[turn] = tc
         if self._skipped != _NO_SEAT and self._skipped != g.turn:
-            main[self.seats[self._skipped]] = _C["skipped"]
+            main[self.seats[self._skipped]] = _C_SKIPPED
         if self._handover != _NO_SEAT:
-            main[self.seats[self._handover]] = _C["handover"]
+            main[self.seats[self._handover]] = _C_HANDOVER
 
     # ------------------------------------------------------------------ calibration
 
@@ -807,8 +824,16 @@ class Referee:
     def command(self, t_ms, line):
         """One serial command line in, exactly one reply line out (no newline)."""
         if self._cmds is None:
-            from referee import commands  # first command: load the host side now
+            try:
+                from referee import commands  # first command: load the host side now
+            except MemoryError:
+                import gc
 
+                gc.collect()
+                try:
+                    from referee import commands
+                except MemoryError:
+                    return protocol.error("out of memory: the board cannot load its commands")
             self._cmds = commands
         return self._cmds.command(self, t_ms, line)
 

@@ -38,6 +38,7 @@ detector (so no false collapse), and the driver is restarted with back-off (0.5 
 30 s). The first good sample ends the fault.
 """
 
+import gc
 import select
 import sys
 import time
@@ -56,6 +57,7 @@ _IDLE_WAIT_MS = 2  # sleep in poll() when nothing was waiting
 _BUTTON_EVERY_MS = 4  # poll the buttons at most this often
 _SERIAL_BYTES = 64  # bytes taken from the serial port per pass (keeps the loop turning)
 _ACCEL_RETRY_MS = 10000
+_ERROR_EVERY_MS = 1000  # survived exceptions are reported at most this often
 # event name prefix -> (frequency Hz, duration ms) for the optional piezo
 _BEEPS = (
     ('{"ev": "result"', 880, 400),
@@ -220,6 +222,24 @@ def _write(line):
     sys.stdout.write("\n")
 
 
+_last_error = [-_ERROR_EVERY_MS, 0]  # when the last error was reported, how many since
+
+
+def _error(t, message):
+    """Report an exception the loop survived (an event line, at most one a second, with the
+    number of others since); the loop goes on."""
+    last = _last_error
+    if t - last[0] < _ERROR_EVERY_MS:
+        last[1] += 1
+        return
+    try:
+        _write(protocol.event("error", {"message": message, "more": last[1]}))
+    except Exception:
+        pass
+    last[0] = t
+    last[1] = 0
+
+
 def run(ref, hw):
     """The board loop (see the module docstring). Returns only by an exception."""
     hx = hw.hx
@@ -247,96 +267,106 @@ def run(ref, hw):
     acc_retry = 0
     btn_at = 0
     frame_ver = -1
+    gc.collect()  # start the game with the boot's leftovers gone
     try:
         _write(protocol.event("hello", {"pins": pins.PINMAP_VERSION, "problems": hw.problems}))
         while True:
-            now = time.ticks_ms()
-            t += time.ticks_diff(now, last)
-            last = now
-            # -- the load cell (and the accelerometer with each sample)
             try:
-                raw = hx.read_nowait()
-            except OSError:
-                raw = None
-            if raw is not None and hx.saturated:
-                # A lone saturated reading is a spike the detector drops; a second of them is
-                # a lost load cell: stop feeding, the stale check below declares the fault.
-                if sat_since < 0:
-                    sat_since = t
-                elif t - sat_since >= stale_ms:
+                now = time.ticks_ms()
+                t += time.ticks_diff(now, last)
+                last = now
+                # -- the load cell (and the accelerometer with each sample)
+                try:
+                    raw = hx.read_nowait()
+                except OSError:
                     raw = None
-            else:
-                sat_since = -1
-            if raw is not None:
-                last_sample = t
-                if hx_fault:
-                    hx_fault = False
-                    backoff = _BACKOFF_MIN_MS
-                    ref.fault("hx711", False)
-                if has_accel and not acc_fault:
-                    try:
-                        acc.read_into(xyz)
-                    except OSError:
-                        acc_fault = True
-                        acc_retry = t + _ACCEL_RETRY_MS
-                        xyz[0] = xyz[1] = xyz[2] = 0
-                        ref.fault("accel", True)
-                elif acc_fault and t >= acc_retry:
-                    try:
-                        acc.read_into(xyz)
-                        acc_fault = False
-                        ref.fault("accel", False)
-                    except OSError:
-                        acc_retry = t + _ACCEL_RETRY_MS
-                ref.sample(t, raw, xyz[0], xyz[1], xyz[2])
-            else:
-                if t - last_sample > stale_ms and (not hx_fault or t >= retry_at):
-                    if not hx_fault:
-                        hx_fault = True
-                        ref.fault("hx711", True)
-                    else:
-                        backoff = backoff * 2 if backoff < _BACKOFF_MAX_MS else _BACKOFF_MAX_MS
-                    retry_at = t + backoff
-                    _restart_hx(hx)
-                ref.tick(t)
-            # -- buttons
-            if t - btn_at >= _BUTTON_EVERY_MS:
-                btn_at = t
-                for i in range(nbtn):
-                    ev = names.update(t, i, bpins[i].value())
-                    if ev is not None:
-                        ref.press(t, ev)
-            # -- serial commands
-            waiting = poller.poll(0)
-            if waiting:
-                for _ in range(_SERIAL_BYTES):
-                    if not poller.poll(0):
-                        break
-                    if not stdin.readinto(byte):
-                        break
-                    st = reader.feed(byte[0])
-                    if st == protocol.LINE:
-                        _write(ref.command(t, reader.take()))
-                    elif st == protocol.OVERSIZE:
-                        _write(protocol.error("line too long: the limit is %d bytes"
-                                              % protocol.MAX_LINE))
-            # -- events, lights, sound
-            events = ref.pop_events()
-            if events:
-                for line in events:
-                    _write(line)
-                    if hw.pwm is not None:
-                        for prefix, hz, ms in _BEEPS:
-                            if line.startswith(prefix):
-                                hw.beep(t, hz, ms)
-            hw.quiet(t)
-            frame = ref.frame
-            if ref.frame_version != frame_ver:
-                frame_ver = ref.frame_version
-                hw.show(frame)
-            dog.feed()
-            if raw is None and not waiting:
-                poller.poll(_IDLE_WAIT_MS)  # nothing to do: wait for serial or time
+                if raw is not None and hx.saturated:
+                    # A lone saturated reading is a spike the detector drops; a second of them is
+                    # a lost load cell: stop feeding, the stale check below declares the fault.
+                    if sat_since < 0:
+                        sat_since = t
+                    elif t - sat_since >= stale_ms:
+                        raw = None
+                else:
+                    sat_since = -1
+                if raw is not None:
+                    last_sample = t
+                    if hx_fault:
+                        hx_fault = False
+                        backoff = _BACKOFF_MIN_MS
+                        ref.fault("hx711", False)
+                    if has_accel and not acc_fault:
+                        try:
+                            acc.read_into(xyz)
+                        except OSError:
+                            acc_fault = True
+                            acc_retry = t + _ACCEL_RETRY_MS
+                            xyz[0] = xyz[1] = xyz[2] = 0
+                            ref.fault("accel", True)
+                    elif acc_fault and t >= acc_retry:
+                        try:
+                            acc.read_into(xyz)
+                            acc_fault = False
+                            ref.fault("accel", False)
+                        except OSError:
+                            acc_retry = t + _ACCEL_RETRY_MS
+                    ref.sample(t, raw, xyz[0], xyz[1], xyz[2])
+                else:
+                    if t - last_sample > stale_ms and (not hx_fault or t >= retry_at):
+                        if not hx_fault:
+                            hx_fault = True
+                            ref.fault("hx711", True)
+                        else:
+                            backoff = backoff * 2 if backoff < _BACKOFF_MAX_MS else _BACKOFF_MAX_MS
+                        retry_at = t + backoff
+                        _restart_hx(hx)
+                    ref.tick(t)
+                # -- buttons
+                if t - btn_at >= _BUTTON_EVERY_MS:
+                    btn_at = t
+                    for i in range(nbtn):
+                        ev = names.update(t, i, bpins[i].value())
+                        if ev is not None:
+                            ref.press(t, ev)
+                # -- serial commands
+                waiting = poller.poll(0)
+                if waiting:
+                    for _ in range(_SERIAL_BYTES):
+                        if not poller.poll(0):
+                            break
+                        if not stdin.readinto(byte):
+                            break
+                        st = reader.feed(byte[0])
+                        if st == protocol.LINE:
+                            _write(ref.command(t, reader.take()))
+                        elif st == protocol.OVERSIZE:
+                            _write(protocol.error("line too long: the limit is %d bytes"
+                                                  % protocol.MAX_LINE))
+                # -- events, lights, sound
+                events = ref.pop_events()
+                if events:
+                    for line in events:
+                        _write(line)
+                        if hw.pwm is not None:
+                            for prefix, hz, ms in _BEEPS:
+                                if line.startswith(prefix):
+                                    hw.beep(t, hz, ms)
+                hw.quiet(t)
+                frame = ref.frame
+                if ref.frame_version != frame_ver:
+                    frame_ver = ref.frame_version
+                    hw.show(frame)
+                dog.feed()
+                if raw is None and not waiting:
+                    poller.poll(_IDLE_WAIT_MS)  # nothing to do: wait for serial or time
+            except MemoryError:
+                # Never let a passing shortage of heap end the referee: free what can be
+                # freed and go on (the command or event that needed it is lost).
+                gc.collect()
+                _error(t, "out of memory")
+            except Exception as err:  # a bug must not stop the game; Ctrl-C is not caught
+                _error(t, "%s: %s" % (type(err).__name__, err))
+
     finally:
         dog.stop()
         hw.off()

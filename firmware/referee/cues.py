@@ -5,7 +5,7 @@ Usage::
     from referee import cues
     frame = bytearray(3 * 30)                       # 5 seats x 6 LEDs, GRB bytes
     cues.render(frame, t_ms, [["turn_cw"], ["skipped"], [], ["draw", "turn_cw"], []], 128)
-    cues.CUES["draw"]                               # (pattern, colour, colour2, meaning)
+    cues.CUES["draw"]                               # (pattern, colour, colour2, param)
 
 Each seat owns ``len(frame) // 15`` consecutive LEDs (seat 0 first, the strip runs clockwise,
 and inside a seat LED 0 -> LED n-1 also runs clockwise). A seat shows a list of cue names: the
@@ -112,17 +112,14 @@ _TABLE = (
 )
 
 NAMES = tuple(row[0] for row in _TABLE)
-CUES = {}  # name -> (pattern, colour, colour2, param)
+CUES = {}  # name -> (pattern, colour, colour2, param): for host tools and docs
 for _row in _TABLE:
     CUES[_row[0]] = _row[1:]
-_IDS = {}
-for _i, _n in enumerate(NAMES):
-    _IDS[_n] = _i
-# Flat tables indexed by cue id, for the renderer.
+# Flat byte tables indexed by cue id for the renderer (a few hundred bytes on the board).
 _PAT = bytes(row[1] for row in _TABLE)
-_COL = tuple(row[2] for row in _TABLE)
-_COL2 = tuple(row[3] for row in _TABLE)
-_PARAM = tuple(row[4] for row in _TABLE)
+_RGB = bytes(c for row in _TABLE for c in row[2])
+_RGB2 = bytes(c for row in _TABLE for c in row[3])
+del _TABLE, _row
 
 ID_OFF = const(0)
 ID_TURN_CW = const(4)
@@ -134,8 +131,8 @@ _STATIC = (_OFF, _SOLID, _SPLIT, _DOT, _BAR)
 def cue_id(name):
     """The id of a cue name; ValueError with a sentence for an unknown name."""
     try:
-        return _IDS[name]
-    except KeyError:
+        return NAMES.index(name)
+    except ValueError:
         raise ValueError("unknown cue %r" % (name,))
 
 
@@ -180,7 +177,10 @@ def _seat(frame, seat, n, cue, t, level, count):
     """Fill seat ``seat``'s ``n`` LEDs with cue id ``cue`` at time ``t``."""
     base = seat * n
     pat = _PAT[cue]
-    r, g, b = _COL[cue]
+    j = 3 * cue
+    r = _RGB[j]
+    g = _RGB[j + 1]
+    b = _RGB[j + 2]
     if pat == _OFF:
         for i in range(base, base + n):
             _put(frame, i, 0, 0, 0, 0)
@@ -191,17 +191,18 @@ def _seat(frame, seat, n, cue, t, level, count):
             lv = 255
         elif pat == _SPLIT:
             if k > n >> 1:
-                r2, g2, b2 = _COL2[cue]
-                _put(frame, base + k, r2, g2, b2, level)
+                _put(frame, base + k, _RGB2[j], _RGB2[j + 1], _RGB2[j + 2], level)
                 continue
             lv = 0 if k == n >> 1 else 255  # a dark gap between the two colours
         elif pat == _PULSE:
             lv = 20 + _tri(t, 2000) * 235 // 255
         elif pat == _CHASE:
             head = (t // 120) % n
-            if _PARAM[cue] < 0:
+            if cue == ID_TURN_CCW:  # the one cue that runs counter-clockwise
                 head = n - 1 - head
-            d = (k - head) * -_PARAM[cue] % n  # how far behind the head
+                d = (k - head) % n  # how far behind the head
+            else:
+                d = (head - k) % n
             lv = 255 if d == 0 else (70 if d == 1 else (20 if d == 2 else 0))
         elif pat == _HALVES:
             first = (t // 400) & 1

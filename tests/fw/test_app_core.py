@@ -88,9 +88,9 @@ def test_no_allocation_per_sample_in_steady_state():
     for _ in range(1200):  # 15 s: the detector settles
         row = next(it)
         ref.sample(row[0], row[1], row[2], row[3], row[4])
-    n = 200
+    n = 120
     gc.collect()
-    rows = array("i", bytes(4 * 5 * n))  # samples made up front: the generator allocates
+    rows = array("i", bytearray(4 * 5 * n))  # samples made up front: the generator allocates
     for i in range(n):
         row = next(it)
         for k in range(5):
@@ -107,3 +107,15 @@ def test_no_allocation_per_sample_in_steady_state():
         used = alloc() - before
         assert used < 64, "Referee.sample allocated %d bytes over %d samples" % (used, n)
     assert ref.pop_events() == []
+
+
+def test_cue_ids_in_the_app_match_the_cue_table():
+    from referee import app, cues
+
+    checked = 0
+    for name in cues.NAMES:
+        v = getattr(app, "_C_" + name.upper(), None)  # const()s vanish on MicroPython
+        if v is not None:
+            assert v == cues.cue_id(name), name
+            checked += 1
+    assert checked == len(cues.NAMES) or checked == 0
