@@ -98,9 +98,16 @@ def test_protocol_start_progress_report():
     asks = [e["ask"] for e in b.selftest_events() if "ask" in e]
     assert "press the RHINO button (every seat blinks 5 yellow LEDs)" in asks
     assert "press the SEAT 4 button (its seat blinks white)" in asks
+    for e in b.selftest_events():  # "ok" marks a reply: events never carry it (SPEC 3.3)
+        assert "ok" not in e, e
     # the last report stays available
     r = b.cmd({"cmd": "selftest", "report": True})
     assert r["ok"] and r["running"] is False and r["selftest"]["passed"] is True, r
+    # a new run may start while the last report still shows
+    old = b.ref.test
+    assert old is not None and old.step_name() == "done"
+    r = b.cmd({"cmd": "selftest"})
+    assert r["ok"] and b.ref.test is not old and b.ref.test.step_name() == "rest", r
 
 
 def test_lights_belong_to_the_test_then_come_back():
@@ -219,7 +226,7 @@ def test_board_parts_name_the_tilt_switch():
     b.cmd({"cmd": "selftest"})
     b.run(2500)
     ev = [e for e in b.selftest_events() if e.get("part") == "accelerometer"][0]
-    assert not ev["ok"] and "tilt switch on GP18 stands in" in ev["message"]
+    assert not ev["passed"] and "tilt switch on GP18 stands in" in ev["message"]
 
 
 def test_dead_hx711_with_ticks_only():

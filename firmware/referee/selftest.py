@@ -496,7 +496,7 @@ class SelfTest:
 
     def _part(self, part, ok, message):
         self.report.append([part, ok, message])
-        self._emit({"part": part, "ok": ok, "message": message,
+        self._emit({"part": part, "passed": ok, "message": message,
                     "progress": [len(self.report), 4 + len(self.buttons)]})
 
     def _say(self, step, fields):

@@ -53,6 +53,8 @@ def _accel_part(ref):
 def start(ref, t, wait_ms=WAIT_MS, led_ms=LED_MS, finger_g=FINGER_G):
     """Start the self-test on Referee ``ref``; ValueError with a sentence when it cannot."""
     g = ref.game
+    if ref.test is not None and ref.test.step >= DONE:
+        ref.test.cancel(t)  # only its report lights were showing: a new run replaces them
     if ref.test is not None:
         raise ValueError("a self-test is already running")
     if g is not None and not g.over:
