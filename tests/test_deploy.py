@@ -8,7 +8,7 @@ as main.py does) and must hold the whole old firmware or the whole new one.
 
 import hashlib
 import subprocess
-import sys
+import time
 
 import pytest
 
@@ -365,3 +365,118 @@ def test_cli_deploys_over_a_serial_raw_repl_and_starts_main(tmp_path, capsys):
         assert board.main_runs == 1
     finally:
         board.close()
+
+
+# --- the virtual board: the firmware on real MicroPython with a LittleFS flash ---------------------
+
+
+def _vboard(flash):
+    from rhinoref.vboard import VirtualBoard
+
+    return VirtualBoard(flash_dir=flash, speed=1.0).start()
+
+
+def _board_files(port):
+    """{path: sha256} of every file under /referee and / on the board, through the raw REPL."""
+    t = deploy_cmd.open_board(port, timeout=10)
+    try:
+        board = deploy_cmd.Board(t)
+        listing = board.listing(["/", "/referee"])
+        files = sorted(p for p, kind in listing if kind != 0x4000)
+        modules = t.eval("[__import__('referee.' + m).__dict__[m].__file__ for m in ('app', 'rules')]"
+                         if "/referee/app.mpy" in files else "[]")
+        return board.hashes(files, {"hashlib": True}), modules
+    finally:
+        deploy_cmd.close_board(t, run_main=True)
+
+
+def _booted(vb, start, timeout=30.0):
+    """Wait until the firmware, started by main.py after ``start`` (an offset into the board's
+    output), prints its first JSON event line: the app's modules loaded from the flash."""
+    end = vb.wait_output(b'{"ev": ', start=start, timeout=timeout)
+    assert b"Traceback" not in bytes(vb.output[start:end]), bytes(vb.output[start:end])
+
+
+def _variant(tmp_path, mark, base=deploy_cmd.FIRMWARE_DIR):
+    """A copy of the firmware (a snapshot: others may be editing firmware/ meanwhile) whose
+    cues module carries ``mark``, so its .mpy differs from other variants'."""
+    import shutil
+
+    src = tmp_path / ("fw_" + mark)
+    shutil.copytree(base, src, ignore=shutil.ignore_patterns("__pycache__"))
+    cues = src / "referee" / "cues.py"
+    cues.write_text(cues.read_text() + "\n_DEPLOY_MARK = %r\n" % mark)
+    return src
+
+
+def _expected(src, port):
+    t = deploy_cmd.open_board(port, timeout=10)
+    try:
+        info = deploy_cmd.Board(t).info()
+    finally:
+        deploy_cmd.close_board(t, run_main=True)
+    return {p: hashlib.sha256(d).hexdigest() for p, d in build_firmware(src, info).items()}
+
+
+@pytest.mark.skipif(micropython_binary() is None, reason="the MicroPython unix port is not installed")
+def test_deploy_to_the_virtual_board_boots_from_mpy_and_survives_cuts(tmp_path, monkeypatch, capsys):
+    flash = tmp_path / "flash"
+    vb = _vboard(flash)
+    try:
+        vb.wait_output(b">>> ", timeout=20)  # an empty flash boots to the REPL
+        # 1. A first deploy: the app starts from the .mpy files.
+        base = _variant(tmp_path, "base")
+        a = _variant(tmp_path, "a", base=base)
+        start = len(vb.output)
+        assert main(["deploy", "--port", vb.port, "--source", str(base)]) == 0, capsys.readouterr()
+        assert "verified" in capsys.readouterr().out
+        _booted(vb, start)
+        files, modules = _board_files(vb.port)
+        assert modules == ["referee/app.mpy", "referee/rules.mpy"]
+        assert not [p for p in files if p.startswith("/referee/") and p.endswith(".py")]
+        new = _expected(base, vb.port)
+        assert {p: h for p, h in files.items() if p in new} == new
+        # 2. Nothing changed: nothing is written.
+        assert main(["deploy", "--port", vb.port, "--source", str(base)]) == 0
+        assert "up to date" in capsys.readouterr().out
+
+        # 3. The cable is pulled while a changed module is being written: the old set stays.
+        real_write = deploy_cmd.Board.write
+
+        def write_then_pull(self, path, data, advance=None):
+            if path.startswith("/referee/cues.mpy"):
+                raise deploy_cmd._Lost("cable pulled")
+            return real_write(self, path, data, advance)
+
+        monkeypatch.setattr(deploy_cmd.Board, "write", write_then_pull)
+        assert main(["deploy", "--port", vb.port, "--source", str(a)]) == 3
+        assert "old firmware is still in place" in capsys.readouterr().err
+        monkeypatch.setattr(deploy_cmd.Board, "write", real_write)
+        vb.stop()
+        vb = _vboard(flash)  # power cycle
+        _booted(vb, 0)
+        files, _ = _board_files(vb.port)
+        assert {p: h for p, h in files.items() if p in new} == new
+
+        # 4. The cable is pulled right after the commit: the board finishes it at boot.
+        real_finish = deploy_cmd.Board.finish_journal
+
+        def pull_after_commit(self):
+            if self.phase == "finishing":
+                raise deploy_cmd._Lost("cable pulled")
+            return real_finish(self)
+
+        monkeypatch.setattr(deploy_cmd.Board, "finish_journal", pull_after_commit)
+        assert main(["deploy", "--port", vb.port, "--source", str(a)]) == 3
+        assert "new firmware is committed" in capsys.readouterr().err
+        monkeypatch.setattr(deploy_cmd.Board, "finish_journal", real_finish)
+        vb.stop()
+        vb = _vboard(flash)  # power cycle: main.py runs deployjournal.recover()
+        _booted(vb, 0)
+        files, _ = _board_files(vb.port)
+        want = _expected(a, vb.port)
+        assert {p: h for p, h in files.items() if p in want} == want
+        assert "/.deploy" not in files
+        assert not [p for p in files if p.endswith(".new")]
+    finally:
+        vb.stop()

@@ -46,6 +46,7 @@ import io
 import json
 import os
 import select
+import sys
 import time
 from collections import deque
 
@@ -69,6 +70,7 @@ PORT_ENV = "RHINOREF_PORT"
 BAUDRATE = 115200  # ignored by USB CDC, but pyserial wants one
 RAW_REPL_TIMEOUT = 5.0  # seconds to get the raw REPL banner after Ctrl-C, Ctrl-A
 IO_TIMEOUT = 5.0  # bound on any single read once connected (mpremote's are unbounded on a pty)
+BUSY_WAIT = 1.0  # seconds a locked port is retried before it counts as busy
 
 
 # --- finding ports ---------------------------------------------------------------------------
@@ -162,12 +164,25 @@ def _explain_open_error(port, err) -> str:
     return "cannot open %s: %s" % (port, text)
 
 
-def open_serial(port, timeout=0):
-    """Open ``port`` with pyserial, exclusively, raising ``BoardError`` with the reason."""
-    try:
-        return serial.serial_for_url(port, baudrate=BAUDRATE, timeout=timeout, exclusive=True)
-    except (serial.SerialException, OSError, ValueError) as err:
-        raise BoardError(_explain_open_error(port, err)) from None
+def _lock_refused(err):
+    return "exclusively lock" in str(err) or getattr(err, "errno", None) in (errno.EBUSY, errno.EAGAIN)
+
+
+def open_serial(port, timeout=0, busy_wait=BUSY_WAIT):
+    """Open ``port`` with pyserial, exclusively, raising ``BoardError`` with the reason.
+
+    A port that is locked is retried for ``busy_wait`` seconds: a tool that just closed it
+    may still hold the lock for a moment (a child process forked at that instant shares it).
+    """
+    deadline = time.monotonic() + busy_wait
+    while True:
+        try:
+            return serial.serial_for_url(port, baudrate=BAUDRATE, timeout=timeout, exclusive=True)
+        except (serial.SerialException, OSError, ValueError) as err:
+            if _lock_refused(err) and time.monotonic() < deadline:
+                time.sleep(0.05)
+                continue
+            raise BoardError(_explain_open_error(port, err)) from None
 
 
 def open_board(port=None, soft_reset=True, timeout=RAW_REPL_TIMEOUT):
@@ -181,21 +196,41 @@ def open_board(port=None, soft_reset=True, timeout=RAW_REPL_TIMEOUT):
     from mpremote.transport_serial import SerialTransport
 
     port = choose_port(port)
-    try:
-        transport = SerialTransport(port, baudrate=BAUDRATE)
-    except TransportError:
-        # mpremote hides why; ask pyserial directly for the reason.
-        probe = open_serial(port)
-        probe.close()
-        raise BoardError("cannot open %s" % port) from None
+    deadline = time.monotonic() + BUSY_WAIT
+    while True:
+        try:
+            transport = SerialTransport(port, baudrate=BAUDRATE)
+            break
+        except TransportError:
+            # mpremote hides why; pyserial says it. A lock that is just being released (see
+            # open_serial) is waited out; anything else is reported at once.
+            try:
+                open_serial(port, busy_wait=0).close()
+            except BoardError:
+                if " is busy" not in str(sys.exc_info()[1]) or time.monotonic() >= deadline:
+                    raise
+            else:
+                if time.monotonic() >= deadline:
+                    raise BoardError("cannot open %s" % port) from None
+            time.sleep(0.05)
     transport.port = port
     said = io.StringIO()
     try:
         # mpremote reads a pseudo-terminal (the virtual board) with blocking one-byte reads and
         # no timeout: give every read a bound so a silent port cannot hang us.
         transport.serial.timeout = min(0.5, timeout)
-        with contextlib.redirect_stdout(said):  # mpremote prints what it got on failure
-            transport.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
+        # One Ctrl-C can be lost (it may land while the board is between a soft reset and
+        # main.py, when nothing turns it into a KeyboardInterrupt): retry every second.
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with contextlib.redirect_stdout(said):  # mpremote prints what it got on failure
+                    transport.enter_raw_repl(soft_reset=soft_reset,
+                                             timeout_overall=min(1.0, timeout))
+                break
+            except TransportError:
+                if time.monotonic() >= deadline:
+                    raise
         transport.serial.timeout = IO_TIMEOUT
     except (TransportError, serial.SerialException, OSError) as err:
         _close_quietly(transport)
@@ -357,7 +392,8 @@ class AppLink:
     def _no_reply(self, cmd, timeout) -> str:
         text = "the board on %s did not reply to %r within %g s" % (self.port, cmd, timeout)
         last = [n for n in self.noise if n.strip()]
-        if any(n.rstrip().endswith(">>>") or n.startswith(">>>") for n in last[-3:]):
+        partial = bytes(self._buf[-200:]).decode("utf-8", "replace")
+        if ">>> " in partial or any(n.rstrip().endswith(">>>") or n.startswith(">>>") for n in last[-3:]):
             return text + ": it is at the MicroPython prompt, not running the referee (run 'rhinoref deploy' or press reset)"
         if last:
             return text + "; it last printed: " + last[-1][:200]
