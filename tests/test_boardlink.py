@@ -161,6 +161,13 @@ def test_command_gets_its_one_reply_and_keeps_events_and_noise_apart(app):
             link.command({"cmd": "dance"}, check=True)
 
 
+def test_an_event_with_an_ok_field_is_not_taken_for_the_reply(app):
+    board = app(lambda cmd: [{"ev": "part", "part": "hx711", "ok": True}, {"ok": True, "done": 1}])
+    with AppLink(board.path) as link:
+        assert link.command({"cmd": "selftest"}) == {"ok": True, "done": 1}
+        assert link.poll_events() == [{"ev": "part", "part": "hx711", "ok": True}]
+
+
 def test_no_reply_times_out_and_the_late_reply_is_not_mistaken(app):
     held = []
 

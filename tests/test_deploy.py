@@ -480,3 +480,22 @@ def test_deploy_to_the_virtual_board_boots_from_mpy_and_survives_cuts(tmp_path, 
         assert not [p for p in files if p.endswith(".new")]
     finally:
         vb.stop()
+
+
+def test_progress_lines_without_a_terminal_and_a_bar_with_one():
+    import io
+
+    out = io.StringIO()
+    deploy(FakeTransport(FakeFS(OLD)), NEW, deploy_cmd.Progress(out=out))  # not a tty: lines
+    text = out.getvalue()
+    assert "deploy: writing 4 files" in text and "deploy:   new referee/rules.mpy" in text
+    assert "deploy: verified 4 files by SHA-256" in text
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    out = Tty()
+    deploy(FakeTransport(FakeFS(OLD)), NEW, deploy_cmd.Progress(out=out))  # a terminal: rich
+    assert "deploy:   new referee/rules.mpy" not in out.getvalue()  # the bar, not file lines
+    assert "verified 4 files" in out.getvalue()

@@ -295,6 +295,11 @@ def _close_quietly(transport):
 MAX_LINE = 64 * 1024  # a longer line is not one of ours (noise); dropped, never buffered
 
 
+def _is_reply(obj):
+    """A reply has ``ok`` and no ``ev``; an event line may carry an ``ok`` field of its own."""
+    return "ok" in obj and "ev" not in obj
+
+
 class AppLink:
     """A JSON-lines client for the referee app running on the board (SPEC 3.3).
 
@@ -375,7 +380,7 @@ class AppLink:
         deadline = time.monotonic() + timeout
         while True:
             for obj in self._read_objects(deadline - time.monotonic()):
-                if "ok" in obj:
+                if _is_reply(obj):
                     if self._late:
                         self._late -= 1  # the late reply of an earlier, timed-out command
                         continue
@@ -421,7 +426,7 @@ class AppLink:
                     time.sleep(max(0.0, min(self.retry, remaining)))
                 continue
             for obj in self._read_objects(remaining):
-                if "ok" in obj:
+                if _is_reply(obj):
                     if self._late:
                         self._late -= 1
                     else:
@@ -436,7 +441,7 @@ class AppLink:
         out = list(self._events)
         self._events.clear()
         for obj in self._read_objects(0):
-            if "ok" not in obj:
+            if not _is_reply(obj):
                 out.append(obj)
         return out
 
