@@ -187,7 +187,8 @@ def test_reset_restarts_the_board_from_power_on(vb):
     # mpremote soft-resets into the raw REPL first, then machine.reset() restarts the board.
     vb.wait(lambda b: any(c == "hard" for c, _ in b.boots[boots:]), timeout=10)
     assert vb.boots[-1] == ("hard", "friendly")
-    r = mp(vb, "exec", "import machine, time; print(machine.reset_cause(), time.ticks_ms() < 60000)")
+    r = mp(vb, "exec",
+           "import machine, time; print(machine.reset_cause(), time.ticks_ms() < 60000)")
     assert r.stdout.split() == [b"1", b"True"]  # PWRON_RESET, and the clock started again
 
 
@@ -320,3 +321,30 @@ def test_fast_mode_sleeps_take_no_real_time(tmp_path):
                               "print(time.ticks_diff(time.ticks_ms(), t) // 1000)")
         assert r.stdout.strip() == b"600"  # ten simulated minutes...
         assert time.monotonic() - t0 < 15  # ...in (much) less than ten real ones
+
+
+def test_rhinoref_board_command_prints_a_working_port(tmp_path):
+    import signal
+
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "rhinoref"), "board",
+                             "--flash", str(tmp_path), "--seed", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        line = proc.stdout.readline().decode()
+        assert line.startswith("port /dev/"), line
+        port = line.split()[1]
+        code = "import sys; print('hi from', sys.platform)"
+        r = subprocess.run([MPREMOTE, "connect", port, "exec", code],
+                           capture_output=True, timeout=60)
+        assert r.stdout.strip() == b"hi from rp2", r
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+    assert (tmp_path / "flash.img").stat().st_size == 352 * 4096
+
+
+def test_rhinoref_board_rejects_bad_options():
+    r = subprocess.run([str(Path(sys.executable).parent / "rhinoref"), "board", "--players", "7"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert "rhinoref: --players must be 2 to 5" in r.stderr

@@ -83,12 +83,14 @@ class VirtualBoard:
         None for an idle one.
     driver: called with the table time before each sample is used (bots acting on the table).
     accel: whether the MPU-6050 is on the I2C bus.
+    hx711: False for a dead HX711 (no conversion ever comes: DOUT never goes low).
     heap_kb: the MicroPython heap (a Pico has 192 KB; the board's own runtime modules take
         some of it, see docs/virtual-board.md).
     """
 
     def __init__(self, flash_dir=None, speed=1.0, table=None, driver=None, accel=True,
-                 sps=80, seed=1, heap_kb=HEAP_KB, log=None, on_frame=None, on_line=None):
+                 sps=80, seed=1, heap_kb=HEAP_KB, log=None, on_frame=None, on_line=None,
+                 hx711=True):
         exe = micropython_binary()
         if exe is None:
             raise RhinorefError(MICROPYTHON_MISSING)
@@ -100,6 +102,7 @@ class VirtualBoard:
         self.flash_dir = Path(flash_dir)
         self.speed = float(speed)
         self.accel = accel
+        self.hx711 = hx711
         self.heap_kb = heap_kb
         self.log = log or (lambda msg: None)
         self.on_frame = on_frame
@@ -241,7 +244,8 @@ class VirtualBoard:
             "mode": mode,
             "flash": str(self.flash_dir / FLASH_FILE),
             "flash_blocks": FLASH_BLOCKS,
-            "hx711_dout": p.HX711_DOUT if p else 2,
+            # a dead HX711: no state machine reads the DOUT pin, so none ever gets a conversion
+            "hx711_dout": (p.HX711_DOUT if p else 2) if self.hx711 else -1,
             "hx711_sck": p.HX711_SCK if p else 3,
             "i2c": [p.I2C_ID, p.I2C_SDA, p.I2C_SCL] if p else [0, 4, 5],
             "accel_addr": (getattr(p, "ACCEL_ADDR", 0x68) if p else 0x68) if self.accel else None,
@@ -520,7 +524,8 @@ class VirtualBoard:
             del self.pwm[:-1000]
         elif kind == "H":
             body = json.dumps(self._cfg).encode()
-            self._reply(bytes((ord("h"), len(body) & 255, (len(body) >> 8) & 255, len(body) >> 16)) + body)
+            n = len(body)
+            self._reply(bytes((ord("h"), n & 255, (n >> 8) & 255, n >> 16)) + body)
         elif kind == "Z":
             how, mode, now = payload.decode().split()
             self._pending_exit = how

@@ -215,7 +215,10 @@ _MPU_ACCEL_CONFIG = const(0x1C)
 _MPU_DATA = const(0x3B)
 _MPU_PWR1 = const(0x6B)
 _MPU_WHO = const(0x75)
-_VALID = {0: ((0, 4, 8, 12, 16, 20), (1, 5, 9, 13, 17, 21)), 1: ((2, 6, 10, 14, 18, 26), (3, 7, 11, 15, 19, 27))}
+_VALID = {  # bus id: (SDA pins, SCL pins) of the RP2040
+    0: ((0, 4, 8, 12, 16, 20), (1, 5, 9, 13, 17, 21)),
+    1: ((2, 6, 10, 14, 18, 26), (3, 7, 11, 15, 19, 27)),
+}
 
 _regs = bytearray(128)
 _regs[_MPU_PWR1] = 0x40  # reset value: asleep
@@ -362,7 +365,8 @@ class PWM:
         self._report()
 
     def _report(self):
-        vb_hw.send(ord("P"), ("%d %d %d %d" % (vb_hw.peek_us(), self._pin, self._freq, self._duty)).encode())
+        msg = "%d %d %d %d" % (vb_hw.peek_us(), self._pin, self._freq, self._duty)
+        vb_hw.send(ord("P"), msg.encode())
 
     def init(self, *, freq=-1, duty_u16=-1, duty_ns=-1, invert=False):
         if freq >= 0:

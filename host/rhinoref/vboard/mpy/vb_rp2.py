@@ -294,7 +294,7 @@ def _gpio(p):
     return p._id if hasattr(p, "_id") else p
 
 
-# Flash, misc ----------------------------------------------------------------------------------------
+# Flash, misc ------------------------------------------------------------
 
 _flash = None
 _ERASED = b"\xff" * 4096  # made once: erasing a block must not need the heap

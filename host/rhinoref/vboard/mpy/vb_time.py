@@ -2,7 +2,8 @@
 # (and "utime") before the firmware imports it. ticks_* wrap like a Pico's: period 2**30.
 #
 #     import time
-#     t0 = time.ticks_ms(); time.sleep_ms(5); time.ticks_diff(time.ticks_ms(), t0)  # 5 (or a bit more)
+#     t0 = time.ticks_ms(); time.sleep_ms(5)
+#     time.ticks_diff(time.ticks_ms(), t0)          # 5 (or a bit more)
 #
 # Simulated time starts at 0 at power-on (hard reset) and keeps running across soft resets.
 # time.time() counts from the RP2040's power-on RTC setting, 2021-01-01 00:00:00.
