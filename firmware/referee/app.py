@@ -575,6 +575,10 @@ class Referee:
 
     def _to_lobby(self):
         """Back to the lobby (new game): the seats of the last game stay joined."""
+        if self.game is not None:
+            # The game log becomes last.jsonl now, so that a power cut in the lobby comes
+            # back to the lobby, not to the game the family has just left.
+            appstore.archive_log(self)
         self.game = None
         self._reset_game_cues()
         self._emit("lobby", self._lobby_fields())

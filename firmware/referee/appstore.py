@@ -204,8 +204,9 @@ def log(ref, line):
 def archive_log(ref):
     """A new game begins: the previous game's log becomes last.jsonl."""
     if ref.log_lines is not None:
-        ref.last_lines = ref.log_lines
-        ref.log_lines = []
+        if ref.log_lines:  # (already archived when the lobby came first)
+            ref.last_lines = ref.log_lines
+            ref.log_lines = []
         return
     path = _join(ref.root, "game.jsonl")
     if storage.exists(path):
