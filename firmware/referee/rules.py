@@ -302,7 +302,7 @@ class Game:
         # Rule 10: tied players enter the special symbols on the cards left in their hands;
         # the most wins, a remaining tie is a shared win. A seat may correct its count until
         # the last count is in.
-        if seat not in self.tied:
+        if type(seat) is not int or seat not in self.tied:
             return self._refuse("seat %r is not in the tie-break (tied: %s)"
                                 % (seat, _seats(self.tied)))
         if not _whole(symbols):

@@ -591,6 +591,7 @@ def test_tiebreak_refuses_untied_seat_and_bad_counts():
     assert g.apply(40000, "tiebreak", seat=0, symbols=1) == ERROR   # the loser
     assert "not in the tie-break" in g.message
     assert g.apply(40000, "tiebreak", seat=7, symbols=1) == ERROR
+    assert g.apply(40000, "tiebreak", seat=True, symbols=1) == ERROR
     assert g.apply(40000, "tiebreak", seat=1, symbols=-1) == ERROR
     assert g.apply(40000, "tiebreak", seat=1, symbols=True) == ERROR
     assert g.apply(40000, "tiebreak", seat=1) == ERROR
