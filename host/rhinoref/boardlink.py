@@ -249,15 +249,17 @@ def open_board(port=None, soft_reset=True, timeout=RAW_REPL_TIMEOUT):
 
 
 def _printed_bytes(text):
-    """What mpremote printed on failure (``print(data)`` of bytes) back as text."""
-    text = text.strip()
-    try:
-        value = ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return text
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
-    return text
+    """What mpremote printed on failures (``print(data)`` of bytes, once per try) as text."""
+    parts = []
+    for line in text.splitlines():
+        try:
+            value = ast.literal_eval(line.strip())
+        except (ValueError, SyntaxError):
+            value = line
+        if isinstance(value, bytes):
+            value = value.decode("utf-8", "replace")
+        parts.append(str(value))
+    return "".join(parts).strip()
 
 
 def close_board(transport, run_main=False, timeout=5.0):
