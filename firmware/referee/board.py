@@ -169,6 +169,7 @@ def make_referee(hw, root=DATA):
 
     ref = Referee(root=root, sps=pins.HX711_SPS, accel=hw.acc.name != "none",
                   leds_per_seat=pins.LEDS_PER_SEAT)
+    ref.accel_part = hw.acc.name  # the trace metadata names the part
     for p in hw.problems:
         ref.problems.append(p)
     # what was found, for the self-test's report (a tilt switch standing in is no accelerometer)
@@ -382,7 +383,22 @@ def _restart_hx(hx):
 
 
 def main():
-    """Build everything and run; print a sentence (not a traceback) if the hardware fails."""
+    """Load every module, then build the hardware and the referee, and run."""
+    _load()
     hw = Hardware()
     ref = make_referee(hw)
+    from referee import commands
+
+    ref._cmds = commands
     run(ref, hw)
+
+
+def _load():
+    """Import all the code first, while the heap is still in one piece: code and its strings
+    stay for good, and loading them between the referee's many small objects would leave the
+    heap in fragments too small for the next module (seen on the virtual board: 60 KB free
+    but no block of 3 KB). The serial commands are loaded now for the same reason, though a
+    board without a host never uses them."""
+    gc.collect()
+    from referee import app, commands, detector, hx711, accel  # noqa: F401
+    gc.collect()

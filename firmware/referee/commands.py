@@ -227,7 +227,7 @@ def _trace_meta(ref):
     cal = ref.cal
     m = {"sps": ref.sps, "counts_per_gram": cal.counts_per_gram, "offset": cal.offset,
          "wall_g": cal.wall_g, "roof_g": cal.roof_g, "rhino_g": cal.rhino_g,
-         "accel": cal.accel if ref.accel else "none"}
+         "accel": (getattr(ref, "accel_part", None) or cal.accel) if ref.accel else "none"}
     g = ref.game
     if g is not None:
         m["players"] = g.players
