@@ -13,7 +13,8 @@ Usage::
     ref.seat_cues()                        # [["turn_cw"], ["skipped"], [], [], []]
     for line in ref.pop_events():          # JSON event lines for the serial port
         print(line)
-    ref.fault("hx711", True)               # a sensor stopped answering (or came back)
+    ref.fault("hx711", True)               # a sensor stopped answering (or came back);
+                                           # also "accel", "hx711_spikes" (referee.board)
 
 The board loop (``referee.board``) and the host simulator drive the same object. ``t_ms`` is a
 monotonic millisecond count the caller owns (the board: ms since boot). ``root`` is the folder
@@ -241,7 +242,7 @@ class Referee:
             # Degraded mode: the detector works from the load cell alone (docs/detector.md).
             self.accel = not on
             self._new_detector()
-        elif not on:
+        elif not on and name == "hx711":
             # The HX711 is back. The tower may have changed while nothing was measured: start
             # the detector over on the present load instead of calling that a placement.
             self._new_detector()
@@ -828,16 +829,20 @@ class Referee:
     def command(self, t_ms, line):
         """One serial command line in, exactly one reply line out (no newline)."""
         if self._cmds is None:
-            try:
-                from referee import commands  # first command: load the host side now
-            except MemoryError:
+            commands = None
+            for _ in range(2):
+                try:
+                    from referee import commands  # first command: load the host side now
+                    break
+                except MemoryError:
+                    pass
                 import gc
 
+                # Outside the except block: there the failed attempt is still referenced and
+                # a collect frees nothing (the retry failed every time on the virtual board).
                 gc.collect()
-                try:
-                    from referee import commands
-                except MemoryError:
-                    return protocol.error("out of memory: the board cannot load its commands")
+            if commands is None:
+                return protocol.error("out of memory: the board cannot load its commands")
             self._cmds = commands
         return self._cmds.command(self, t_ms, line)
 
