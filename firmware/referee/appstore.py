@@ -45,6 +45,12 @@ def _join(root, name):
 
 
 def start_calib(ref, t, step, arg):
+    """Start one calibration step ("tare", "scale" with grams, or a piece with a count); a
+    step still running is cancelled first (its "failed: cancelled" event says so)."""
+    if ref.calib is not None:
+        seq = ref._calib_seq
+        calib_cancel(ref)
+        ref._calib_seq = seq
     cb = Calibrator(ref.cal, sps=ref.sps)
     if step == "tare":
         cb.tare()
