@@ -382,6 +382,32 @@ def test_trace_to_flash_with_a_cap_and_download(tmp_path):
     assert r["was_recording"] and r["recording"] is False
 
 
+def test_trace_on_flash_reads_back_with_the_host_reader(tmp_path):
+    from rhinoref.trace import read_trace
+
+    from referee import trace
+
+    ref = _ref(tmp_path)
+    _cmd(ref, {"cmd": "new_game", "players": 2, "first": 1})
+    _cmd(ref, {"cmd": "trace", "to": "flash"})
+    t = 0
+    presses = {30: "seat1", 60: "skip_long", 90: "menu"}
+    for i in range(120):
+        if i in presses:
+            ref.press(t, presses[i])
+        ref.sample(t, 5000 + i, 2, -3, 1000)
+        t += 12
+    _cmd(ref, {"cmd": "trace", "to": "off"})
+    tr = read_trace(str(tmp_path / "trace.csv"))
+    assert tr.meta["sps"] == 80 and tr.meta["players"] == 2 and tr.meta["first"] == 1
+    assert len(tr.rows) == 120
+    assert tr.rows[5][:5] == (60, 5005, 2, -3, 1000)
+    inputs = [(r[0], r[5]) for r in tr.rows if r[5]]
+    assert inputs == [(360, "seat:1"), (720, "symbol:skip:long"), (1080, "menu")]
+    for name in ("seat1", "skip_long", "menu"):  # the board's names, as the host maps them
+        assert trace.input_to_button(trace.button_to_input(name)) == name
+
+
 def test_trace_stream_and_no_flash_without_root():
     ref = Referee(root=None, make_detector=NoDetector)
     assert json.loads(ref.command(0, '{"cmd": "trace", "to": "stream"}'))["streaming"]

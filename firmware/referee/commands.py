@@ -257,11 +257,9 @@ def _trace(ref, t, msg):
     path = _join(ref.root, "trace.csv")
     if path is None:
         raise protocol.ProtocolError("no flash here: use {\"to\": \"stream\"}")
-    head = "# rhinoref-trace 1\n"
-    meta = _trace_meta(ref)
-    for k in sorted(meta):
-        head += "# %s=%s\n" % (k, meta[k])
-    head += "t_ms,raw,ax,ay,az,input\n"
+    from referee import trace  # the SPEC 3.2 header, as the host writes it
+
+    head = "\n".join(trace.header_lines(_trace_meta(ref))) + "\n"
     with open(path, "w") as f:
         f.write(head)
     ref._trace_path = path
