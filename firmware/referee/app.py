@@ -89,7 +89,6 @@ _C_FAULT = const(18)
 _C_MENU = const(19)
 
 
-
 def _default_detector(cal, sps, accel):
     from referee import detector
 
@@ -766,12 +765,6 @@ class Referee:
 
     # ------------------------------------------------------------------ calibration
 
-
-
-
-
-
-
     # ------------------------------------------------------------------ slow sample path
 
     def _update_special(self):
@@ -798,15 +791,10 @@ class Referee:
             return True
         return False
 
-
-
-
     def _options(self):
         return {"brightness": self.brightness, "grace_ms": self.grace_ms,
                 "symbol_ms": self.symbol_ms, "sps": self.sps, "mirror": self.mirror,
                 "hw_watchdog": self.hw_watchdog}
-
-
 
     def _new_detector(self):
         self.det = self._make_detector(self.cal, self.sps, self.accel)
@@ -819,10 +807,6 @@ class Referee:
         g = self.game
         if g is not None and not g.over:
             self.det.expect_rhino(bool(g.owes_rhino))
-
-
-
-
 
     # ------------------------------------------------------------------ commands
 
@@ -855,7 +839,6 @@ class Referee:
             self.dropped_events += 1
         ev.append(protocol.event(name, fields))
 
-    # ------------------------------------------------------------------ commands
 
 def _input_column(base, long):
     """The trace's input column for a button (SPEC 3.2: ``seat:2``, ``symbol:skip``, ``menu``)."""

@@ -271,7 +271,7 @@ def resume(ref):
         ref._sym_deadline = ref._now + ref.symbol_ms
     ref.det.expect_rhino(bool(g.owes_rhino and not g.over))
     ref._emit("resumed", {"players": g.players, "seats": seats[:], "inputs": r.line - 1,
-                           "state": g.state()})
+                          "state": g.state()})
 
 
 def set_aside(ref, path):

@@ -61,7 +61,7 @@ def trace_stop(ref, why):
     ref._trace_path = None
     ref._update_special()
     ref._emit("trace", {"recording": False, "why": why, "bytes": ref._trace_bytes,
-                         "file": path})
+                        "file": path})
 
 
 def command(ref, t_ms, line):

@@ -48,7 +48,8 @@ STR = const(3)
 NUMBER = const(4)  # int or float, not bool
 INT_LIST = const(5)
 
-_KIND_WORDS = ("", "a whole number", "true or false", "a string", "a number", "a list of whole numbers")
+_KIND_WORDS = ("", "a whole number", "true or false", "a string", "a number",
+               "a list of whole numbers")
 
 
 class ProtocolError(ValueError):

@@ -1,4 +1,4 @@
-"""Button debounce and long press from raw levels with time as an argument (CPython + MicroPython)."""
+"""Button debounce and long press from raw levels, time as an argument (CPython + MicroPython)."""
 
 from referee import buttons
 
