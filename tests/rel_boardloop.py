@@ -129,7 +129,7 @@ class FakeHX711:
                 self._burst = self.spike_burst
             if self._burst:
                 self._burst -= 1
-                n = 12 + self._n % 8
+                n = 14 + self._n % 8  # wild readings near 2**n - 1 (SPEC 1), back to back
                 return (1 << n) - 1 if self._n & 1 else raw | ((1 << n) - 1)
         self.good = raw
         return raw

@@ -134,7 +134,7 @@ def _until(n, then=None):
     def script(i):
         if i > n:
             return KeyboardInterrupt() if then is None else then(i)
-        return 5000
+        return 5000 + i % 3  # a real HX711 never repeats a reading (board.py)
 
     return script
 
@@ -169,7 +169,7 @@ def test_frames_are_written_only_when_they_change(rig):
 def test_buttons_are_debounced_and_reach_the_referee(rig):
     def script(i):
         FakePin.levels[6 + 3] = 0 if 100 <= i < 160 else 1  # seat 3 (GPIO 9) held a while
-        return KeyboardInterrupt() if i > 300 else 5000
+        return KeyboardInterrupt() if i > 300 else 5000 + i % 3
 
     board, hw, ref = rig.make(script)
     with pytest.raises(KeyboardInterrupt):
@@ -180,11 +180,11 @@ def test_buttons_are_debounced_and_reach_the_referee(rig):
 def test_hx711_silence_is_a_fault_retried_with_back_off_then_recovered(rig):
     def script(i):
         if i <= 100:
-            return 5000
+            return 5000 + i % 3
         if i <= 3000:
             return None  # the chip stops answering
         if i <= 3100:
-            return 5000  # and comes back
+            return 5000 + i % 3  # and comes back
         return KeyboardInterrupt()
 
     board, hw, ref = rig.make(script)
@@ -232,7 +232,7 @@ def test_exceptions_in_a_pass_are_reported_and_survived(rig):
 
 def test_out_of_memory_is_survived(rig):
     board, hw, ref = rig.make(lambda i: MemoryError() if i == 5 else
-                              (KeyboardInterrupt() if i > 50 else 5000))
+                              (KeyboardInterrupt() if i > 50 else 5000 + i % 3))
     with pytest.raises(KeyboardInterrupt):
         board.run(ref, hw)
     errors = [x for x in rig.out.lines() if x.get("ev") == "error"]

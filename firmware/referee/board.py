@@ -32,10 +32,16 @@ mpremote (which does not run main.py again), it would reset the board under the 
 that never meets a laptop can opt in with the option ``{"hw_watchdog": true}``; then hold the
 menu button at power-on (safe mode) to connect tools.
 
-HX711 faults: no sample for 1 s (1.5 s at 10 SPS) or a saturated reading for 1 s means the
-sensor is lost: ``ref.fault("hx711", True)`` shows the fault cue, nothing is fed to the
-detector (so no false collapse), and the driver is restarted with back-off (0.5 s doubling to
-30 s). The first good sample ends the fault.
+HX711 faults: no new reading for 1 s (1.5 s at 10 SPS) means the sensor is lost:
+``ref.fault("hx711", True)`` shows the fault cue, nothing is fed to the detector (so no false
+collapse), and the driver is restarted with back-off (0.5 s doubling to 30 s). The first good
+sample ends the fault. A reading equal to the one before is not new: a real HX711 never
+repeats its count (its noise is tens of counts), so repeats are a converter stuck at one value
+(DOUT held low reads 0 every time) or saturated, and they are not fed (a stuck value would look
+like a step). A reading with its low 12 bits all ones that jumps 2 g or more away from the
+last good one is the datasheet's spike (2**n - 1, or the low n bits set): not fed either. Lone
+spikes are ordinary; spikes back to back twice within 2 s show the fault cue as
+``"hx711_spikes"`` until 5 s pass without such a burst.
 """
 
 import gc
@@ -57,6 +63,11 @@ _IDLE_WAIT_MS = 2  # sleep in poll() when nothing was waiting
 _BUTTON_EVERY_MS = 4  # poll the buttons at most this often
 _SERIAL_BYTES = 64  # bytes taken from the serial port per pass (keeps the loop turning)
 _ACCEL_RETRY_MS = 10000
+_SPIKE_MASK = 0xFFF  # a reading with these bits all ones, far from the last one, is a spike
+_SPIKE_JUMP = 4096  # counts (~2 g): a level that happens to sit on such a value is no spike
+_SPIKES = 2  # back-to-back spikes within _SPIKE_WINDOW_MS that show the fault cue
+_SPIKE_WINDOW_MS = 2000
+_SPIKE_CLEAR_MS = 5000
 _ERROR_EVERY_MS = 1000  # survived exceptions are reported at most this often
 # event name prefix -> (frequency Hz, duration ms) for the optional piezo
 _BEEPS = (
@@ -260,7 +271,12 @@ def run(ref, hw):
     t = 0
     last = time.ticks_ms()
     last_sample = 0
-    sat_since = -1
+    last_raw = None
+    good_raw = None  # the last reading fed
+    after_spike = False
+    spikes = 0
+    spike_t0 = spike_at = 0
+    spiky = False
     hx_fault = False
     backoff = _BACKOFF_MIN_MS
     retry_at = 0
@@ -281,16 +297,31 @@ def run(ref, hw):
                     raw = hx.read_nowait()
                 except OSError:
                     raw = None
-                if raw is not None and hx.saturated:
-                    # A lone saturated reading is a spike the detector drops; a second of them is
-                    # a lost load cell: stop feeding, the stale check below declares the fault.
-                    if sat_since < 0:
-                        sat_since = t
-                    elif t - sat_since >= stale_ms:
-                        raw = None
-                else:
-                    sat_since = -1
                 if raw is not None:
+                    # Repeats (stuck, saturated) and spikes are not fed: see the module doc.
+                    prev = last_raw
+                    last_raw = raw
+                    if raw == prev:
+                        raw = None
+                    elif raw & _SPIKE_MASK == _SPIKE_MASK and good_raw is not None and \
+                            (raw - good_raw > _SPIKE_JUMP or good_raw - raw > _SPIKE_JUMP):
+                        raw = None
+                        if after_spike:  # a burst: the converter is failing
+                            if t - spike_t0 > _SPIKE_WINDOW_MS:
+                                spike_t0 = t
+                                spikes = 0
+                            spikes += 1
+                            spike_at = t
+                            if spikes >= _SPIKES and not spiky:
+                                spiky = True
+                                ref.fault("hx711_spikes", True)
+                        after_spike = True
+                if spiky and t - spike_at > _SPIKE_CLEAR_MS:
+                    spiky = False
+                    ref.fault("hx711_spikes", False)
+                if raw is not None:
+                    good_raw = raw
+                    after_spike = False
                     last_sample = t
                     if hx_fault:
                         hx_fault = False
