@@ -83,3 +83,18 @@ def test_spike_bursts_are_not_fed_and_show_the_cue_until_they_stop():
     assert seen == [["hx711_spikes"]]
     assert loop.ref.faults == []
     assert not [r for r in fed if r & 0xFFF == 0xFFF and abs(r - 120000) > 4096]
+
+
+def test_the_detector_goes_on_after_a_spike_fault_and_starts_over_after_silence():
+    # A placement settling when a spike fault ends must not be lost: the detector was fed all
+    # along, so it is not restarted then (it is after the HX711 was silent).
+    from referee.app import Referee
+
+    ref = Referee(root=None, make_detector=NoDetector)
+    det = ref.det
+    ref.fault("hx711_spikes", True)
+    ref.fault("hx711_spikes", False)
+    assert ref.det is det and ref.faults == []
+    ref.fault("hx711", True)
+    ref.fault("hx711", False)
+    assert ref.det is not det
