@@ -244,8 +244,8 @@ class VirtualBoard:
             "mode": mode,
             "flash": str(self.flash_dir / FLASH_FILE),
             "flash_blocks": FLASH_BLOCKS,
-            # a dead HX711: no state machine reads the DOUT pin, so none ever gets a conversion
-            "hx711_dout": (p.HX711_DOUT if p else 2) if self.hx711 else -1,
+            # a dead HX711: no state machine reads its DOUT (no pin -2), so none gets a conversion
+            "hx711_dout": (p.HX711_DOUT if p else 2) if self.hx711 else -2,
             "hx711_sck": p.HX711_SCK if p else 3,
             "i2c": [p.I2C_ID, p.I2C_SDA, p.I2C_SCL] if p else [0, 4, 5],
             "accel_addr": (getattr(p, "ACCEL_ADDR", 0x68) if p else 0x68) if self.accel else None,
