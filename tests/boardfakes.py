@@ -291,7 +291,8 @@ class BoardEnv:
                 msg = str(e)
             frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == "<stdin>"]
             line = frames[-1].lineno if frames else 1
-            err = 'Traceback (most recent call last):\r\n  File "<stdin>", line %d, in <module>\r\n%s: %s\r\n' % (line, name, msg)
+            err = ('Traceback (most recent call last):\r\n  File "<stdin>", line %d, in <module>'
+                   '\r\n%s: %s\r\n' % (line, name, msg))
         return self.out.getvalue().replace("\n", "\r\n").encode(), err
 
 
@@ -355,7 +356,8 @@ class FakeTransport(Transport):
     def eval(self, expression, parse=True):
         import ast
 
-        ret = self.exec("print(repr({}))".format(expression) if parse else "print({})".format(expression))
+        code = "print(repr({}))" if parse else "print({})"
+        ret = self.exec(code.format(expression))
         ret = ret.strip()
         return ast.literal_eval(ret.decode()) if parse else ret
 
@@ -369,7 +371,8 @@ class FakeTransport(Transport):
         self._check_alive()
         self.in_raw_repl = False
 
-    def read_until(self, min_num_bytes, ending, timeout=10, data_consumer=None, timeout_overall=None):
+    def read_until(self, min_num_bytes, ending, timeout=10, data_consumer=None,
+                   timeout_overall=None):
         return b"MPY: soft reboot\r\n" if ending == b"soft reboot\r\n" else ending
 
     def close(self):
@@ -483,7 +486,8 @@ class PtyRawRepl(_PtyBase):
     """MicroPython's REPL protocol on a pty, backed by a BoardEnv (no raw-paste: mpremote falls
     back to the plain raw REPL). ``silent=True`` never answers; ``garbage`` is sent instead."""
 
-    BANNER = b"MicroPython v1.24.1 on 2024-11-29; Raspberry Pi Pico with RP2040\r\nType \"help()\" for more information.\r\n>>> "
+    BANNER = (b"MicroPython v1.24.1 on 2024-11-29; Raspberry Pi Pico with RP2040\r\n"
+              b"Type \"help()\" for more information.\r\n>>> ")
 
     def __init__(self, env=None, silent=False, garbage=None, path=None):
         self.env = env or BoardEnv(FakeFS())

@@ -79,7 +79,8 @@ def test_no_board_lists_what_was_seen(ports):
 def test_no_board_points_at_a_bootsel_drive(ports, monkeypatch):
     ports.set([])
     monkeypatch.setattr(boardlink, "_bootsel_drives", lambda: ["/media/me/RPI-RP2"])
-    with pytest.raises(BoardError, match="BOOTSEL mode is mounted at /media/me/RPI-RP2.*rhinoref flash"):
+    with pytest.raises(BoardError,
+                       match="BOOTSEL mode is mounted at /media/me/RPI-RP2.*rhinoref flash"):
         choose_port()
 
 

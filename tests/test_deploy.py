@@ -8,7 +8,6 @@ as main.py does) and must hold the whole old firmware or the whole new one.
 
 import hashlib
 import subprocess
-import time
 
 import pytest
 
@@ -280,7 +279,8 @@ def test_build_compiles_modules_and_keeps_main_py_source(tmp_path):
     assert build["/main.py"].startswith(b"from referee")
     assert build["/referee/hello.mpy"][:2] == b"M\x06"
     # deterministic, so hashes compare across runs and hosts
-    assert build_firmware(_tiny_source(tmp_path / "again"), PICO)["/referee/hello.mpy"] == build["/referee/hello.mpy"]
+    again = build_firmware(_tiny_source(tmp_path / "again"), PICO)
+    assert again["/referee/hello.mpy"] == build["/referee/hello.mpy"]
     assert b"referee/hello.py" in build["/referee/hello.mpy"]  # -s: the name tracebacks show
 
 
@@ -309,7 +309,8 @@ def test_deployed_mpy_files_import_on_micropython(tmp_path):
     info = subprocess.run([exe, "-c", "import sys; print(sys.implementation._mpy)"],
                           capture_output=True, text=True).stdout.strip()
     fs = FakeFS()
-    deploy(FakeTransport(fs), lambda board: build_firmware(deploy_cmd.FIRMWARE_DIR, dict(PICO, mpy=int(info))))
+    deploy(FakeTransport(fs),
+           lambda board: build_firmware(deploy_cmd.FIRMWARE_DIR, dict(PICO, mpy=int(info))))
     flash = tmp_path / "flash"
     for path, data in fs.files.items():
         (flash / path).parent.mkdir(parents=True, exist_ok=True)
@@ -319,13 +320,14 @@ def test_deployed_mpy_files_import_on_micropython(tmp_path):
             "from referee import rules, detector, cues, protocol, gamelog, deployjournal\n"
             "print(rules.__file__, deployjournal.__file__)\n"
             "print(deployjournal.recover(%r))\n" % (str(flash), str(flash)))
-    result = subprocess.run([exe, "-X", "heapsize=192k", "-c", code], capture_output=True, text=True)
+    result = subprocess.run([exe, "-X", "heapsize=192k", "-c", code], capture_output=True,
+                            text=True)
     assert result.returncode == 0, result.stderr + result.stdout
     assert "referee/rules.mpy" in result.stdout and "referee/deployjournal.mpy" in result.stdout
     assert result.stdout.strip().endswith("0")
 
 
-# --- the command line ------------------------------------------------------------------------------
+# --- the command line -------------------------------------------------------------------------
 
 
 def test_cli_missing_port_is_exit_3(tmp_path, capsys):
@@ -367,7 +369,7 @@ def test_cli_deploys_over_a_serial_raw_repl_and_starts_main(tmp_path, capsys):
         board.close()
 
 
-# --- the virtual board: the firmware on real MicroPython with a LittleFS flash ---------------------
+# --- the virtual board: the firmware on real MicroPython with a LittleFS flash -----------------
 
 
 def _vboard(flash):
@@ -383,7 +385,8 @@ def _board_files(port):
         board = deploy_cmd.Board(t)
         listing = board.listing(["/", "/referee"])
         files = sorted(p for p, kind in listing if kind != 0x4000)
-        modules = t.eval("[__import__('referee.' + m).__dict__[m].__file__ for m in ('app', 'rules')]"
+        modules = t.eval("[__import__('referee.' + m).__dict__[m].__file__"
+                         " for m in ('app', 'rules')]"
                          if "/referee/app.mpy" in files else "[]")
         return board.hashes(files, {"hashlib": True}), modules
     finally:
@@ -418,8 +421,10 @@ def _expected(src, port):
     return {p: hashlib.sha256(d).hexdigest() for p, d in build_firmware(src, info).items()}
 
 
-@pytest.mark.skipif(micropython_binary() is None, reason="the MicroPython unix port is not installed")
-def test_deploy_to_the_virtual_board_boots_from_mpy_and_survives_cuts(tmp_path, monkeypatch, capsys):
+@pytest.mark.skipif(micropython_binary() is None,
+                    reason="the MicroPython unix port is not installed")
+def test_deploy_to_the_virtual_board_boots_from_mpy_and_survives_cuts(tmp_path, monkeypatch,
+                                                                       capsys):
     flash = tmp_path / "flash"
     vb = _vboard(flash)
     try:

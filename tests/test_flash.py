@@ -1,4 +1,4 @@
-"""rhinoref flash: UF2 checks, finding the BOOTSEL drive, copying, and the messages when it goes wrong."""
+"""rhinoref flash: UF2 checks, finding the BOOTSEL drive, copying, and the messages on failure."""
 
 import struct
 import threading
@@ -107,7 +107,7 @@ def test_missing_file_is_exit_2(tmp_path, capsys):
     assert "nope.uf2 does not exist" in capsys.readouterr().err
 
 
-# --- drives and copying -----------------------------------------------------------------------------
+# --- drives and copying -------------------------------------------------------------------------
 
 
 def test_flashes_the_drive_it_finds(media, capsys):
@@ -135,7 +135,8 @@ def test_no_drive_is_exit_3_with_what_to_do(media, capsys):
 def test_an_ordinary_usb_stick_is_not_a_pico(media, capsys):
     stick = media / "media" / "me" / "STICK"
     stick.mkdir(parents=True)
-    (stick / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.1\nModel: Adafruit Feather M0\nBoard-ID: SAMD21G18A\n")
+    (stick / "INFO_UF2.TXT").write_text(
+        "UF2 Bootloader v3.1\nModel: Adafruit Feather M0\nBoard-ID: SAMD21G18A\n")
     assert main(["flash", str(pico_uf2(media)), "--wait", "0"]) == 3
     assert main(["flash", str(pico_uf2(media)), "--drive", str(stick), "--wait", "0"]) == 3
     assert "not a Pico in BOOTSEL mode" in capsys.readouterr().err

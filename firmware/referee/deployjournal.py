@@ -93,10 +93,11 @@ def recover(root="/"):
         removes = plan["remove"]
     except (ValueError, KeyError, TypeError):
         _remove_if_exists(jpath)
-        raise OSError("deploy journal %s was unreadable and is deleted: run 'rhinoref deploy' again" % jpath)
+        raise OSError("deploy journal %s was unreadable and is deleted: "
+                      "run 'rhinoref deploy' again" % jpath)
     if version != VERSION:
-        raise OSError("deploy journal %s has version %r; this firmware knows %d: run 'rhinoref deploy' again"
-                      % (jpath, version, VERSION))
+        raise OSError("deploy journal %s has version %r; this firmware knows %d: "
+                      "run 'rhinoref deploy' again" % (jpath, version, VERSION))
     done = 0
     for pair in renames:
         src = _join(root, pair[0])

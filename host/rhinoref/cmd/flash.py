@@ -65,8 +65,10 @@ class NotTaken(RhinorefError):
 
 
 def add_arguments(parser):
-    parser.add_argument("uf2", metavar="FIRMWARE.uf2", help="a MicroPython UF2 for the Pico (RP2040) or Pico 2 (RP2350)")
-    parser.add_argument("--drive", metavar="PATH", help="the mounted BOOTSEL drive (default: look for it)")
+    parser.add_argument("uf2", metavar="FIRMWARE.uf2",
+                        help="a MicroPython UF2 for the Pico (RP2040) or Pico 2 (RP2350)")
+    parser.add_argument("--drive", metavar="PATH",
+                        help="the mounted BOOTSEL drive (default: look for it)")
     parser.add_argument("--bootloader", action="store_true",
                         help="first send a board running MicroPython to BOOTSEL mode over USB "
                         "(machine.bootloader()), then flash it")
@@ -83,7 +85,8 @@ class Uf2:
     """What a UF2 file holds: ``families`` {family id: number of blocks}, ``chip``, sizes."""
 
     def __init__(self, path, size, families, payload, chip):
-        self.path, self.size, self.families, self.payload, self.chip = path, size, families, payload, chip
+        self.path, self.size, self.families = path, size, families
+        self.payload, self.chip = payload, chip
 
     def family_names(self):
         return ", ".join(FAMILIES.get(f, ("0x%08X" % f, None))[0] for f in sorted(self.families))
@@ -102,11 +105,13 @@ def read_uf2(path):
     if not data:
         raise InputError("%s is empty: not a UF2 file" % name)
     if data[:4] != b"UF2\n":
-        hint = " (it looks like an ELF file: use the .uf2 next to it)" if data[:4] == b"\x7fELF" else ""
+        hint = ""
+        if data[:4] == b"\x7fELF":
+            hint = " (it looks like an ELF file: use the .uf2 next to it)"
         raise InputError("%s is not a UF2 file: it does not start with 'UF2\\n'%s" % (name, hint))
     if len(data) % BLOCK:
-        raise InputError("%s is not a whole UF2 file: %d bytes is not a multiple of 512 (cut short?)"
-                         % (name, len(data)))
+        raise InputError("%s is not a whole UF2 file: %d bytes is not a multiple of 512 "
+                         "(cut short?)" % (name, len(data)))
     seen = {}  # family -> (num_blocks, set of block numbers)
     payload = 0
     for index in range(len(data) // BLOCK):
@@ -116,11 +121,14 @@ def read_uf2(path):
         if m0 != MAGIC_START0 or m1 != MAGIC_START1 or end != MAGIC_END:
             raise InputError("%s block %d: bad UF2 magic numbers (damaged file?)" % (name, index))
         if not flags & FLAG_FAMILY_ID:
-            raise InputError("%s block %d: no family id; Pico UF2 files always name their chip" % (name, index))
+            raise InputError("%s block %d: no family id; Pico UF2 files always name their chip"
+                             % (name, index))
         if size > MAX_PAYLOAD:
-            raise InputError("%s block %d: payload of %d bytes is more than a UF2 block holds" % (name, index, size))
+            raise InputError("%s block %d: payload of %d bytes is more than a UF2 block holds"
+                             % (name, index, size))
         if count == 0 or number >= count:
-            raise InputError("%s block %d: block number %d of %d is out of range" % (name, index, number, count))
+            raise InputError("%s block %d: block number %d of %d is out of range"
+                             % (name, index, number, count))
         known = seen.setdefault(family, (count, set()))
         if known[0] != count:
             raise InputError("%s block %d: says %d blocks, earlier blocks of this family said %d"
@@ -132,8 +140,9 @@ def read_uf2(path):
             payload += size
     for family, (count, numbers) in seen.items():
         if len(numbers) != count:
+            label = FAMILIES.get(family, ("0x%08X" % family,))[0]
             raise InputError("%s: family %s has %d of its %d blocks (cut short?)"
-                             % (name, FAMILIES.get(family, ("0x%08X" % family,))[0], len(numbers), count))
+                             % (name, label, len(numbers), count))
     unknown = [f for f in seen if f not in FAMILIES]
     if unknown:
         raise InputError("%s is a UF2 for another chip (family 0x%08X), not a Raspberry Pi Pico"
@@ -217,8 +226,8 @@ def choose_drive(given, wait=0.0):
         if drive is None:
             if not os.path.isdir(given):
                 raise BoardError("%s is not a mounted drive" % given)
-            raise BoardError("%s holds no INFO_UF2.TXT of a Raspberry Pi boot ROM: it is not a Pico "
-                             "in BOOTSEL mode" % given)
+            raise BoardError("%s holds no INFO_UF2.TXT of a Raspberry Pi boot ROM: it is not "
+                             "a Pico in BOOTSEL mode" % given)
         return drive
     drives = _wait_for(find_bootsel_drives, wait)
     if len(drives) == 1:
@@ -273,7 +282,8 @@ def copy_uf2(uf2, drive, out=None):
         # before the OS finishes closing the file: after the last byte that is success.
         if written < len(data):
             raise BoardError("copying to %s failed after %d of %d bytes: %s (the Pico keeps its "
-                             "old firmware; retry)" % (drive.path, written, len(data), err.strerror or err)) from None
+                             "old firmware; retry)"
+                             % (drive.path, written, len(data), err.strerror or err)) from None
     return dest
 
 
