@@ -31,7 +31,7 @@ def _one(args):
     seed, sps, accel, noise = args
     r = play_game(seed, sps=sps, accel=accel, noise=noise)
     return (r.collapse is not None, r.collapse_kind, r.collapse_latency_ms, r.false_collapses,
-            r.placements, r.placements_ok, r.wrong[:3], r.samples, r.sim_ms, seed)
+            r.placements, r.placements_ok, r.wrong[:3], r.samples, r.sim_ms, seed, r.unjudged)
 
 
 def _pct(values, q):
@@ -102,7 +102,9 @@ def run(games, sps, accel, noise, pool, verbose):
     print("  false collapses       %6d     (in %d games)" % (false, len(false_games)))
     print("  latency from onset    p50 %4.0f ms, p95 %4.0f ms, max %4.0f ms"
           % (p50, p95, max(hits) if hits else float("nan")))
-    print("  placements correct    %6.2f %%  (%d of %d)" % (acc, ok, plc))
+    unjudged = sum(o[10] for o in out)
+    print("  placements correct    %6.2f %%  (%d of %d; %d not judged: the tower fell within 1 s)"
+          % (acc, ok, plc, unjudged))
     if verbose:
         if missed:
             print("  missed collapses in games", missed[:20])

@@ -20,20 +20,23 @@ How it works (numbers and reasons in docs/detector.md):
 
 1. Lone-spike rejection: median of the last three samples (the HX711 glitches to values near
    2**n - 1 for one sample; a median of three removes any single wild sample).
-2. Rest: the median stays within a motion band of the resting level and the accelerometer is
-   quiet. Only then does the resting level follow slow creep and temperature drift (zero
-   tracking), and this is the fast path: a few integer compares per sample.
-3. An episode starts when the level leaves the band (or the accelerometer wakes). It ends when
-   the level has stayed inside a band around a new level for a settle window (scale-style
-   stability test); the step between the two resting levels is classified by the learned
-   masses (wall, two walls, roof, Rhino Hero) with the game's order as a tie-breaker, or is a
-   Rhino Hero lift. A piece set down and taken away again before it settled is "removed".
-4. Collapse, decided while the episode is still running: the level falls below the resting
-   level by more than can be explained (Rhino Hero being lifted when a move is owed) for a few
-   samples; or it falls and then an impact comes within 300 ms (cards landing on the platform:
-   little net change); or a smaller drop comes to rest at a level that is not Rhino Hero's
-   mass (a roof sliding off). A drop that starts while the accelerometer shows a table bump
-   must outlast the shaking. The reported time is the onset of the drop.
+2. The noise floor is measured while the table rests (mean difference of consecutive samples);
+   every "steady" test is a multiple of it, like a kitchen scale's stability test, so a hand
+   on the tower (tremor, wander) does not pass for a settled level.
+3. Rest: the level stays within the band and the accelerometer is quiet. Only then does the
+   resting level follow slow creep and temperature drift (zero tracking): the fast path.
+4. An episode starts when the level leaves the band (or the accelerometer wakes). It ends when
+   a window of samples fits the band around a new level; the step between the two resting
+   levels is classified by the learned masses (wall, two walls, roof, Rhino Hero) with the
+   game's order as the tie-breaker (walls before a roof, Rhino Hero when his move is owed),
+   or is a Rhino Hero lift or a piece taken back.
+5. Collapse, decided while the episode runs: the level falls below the resting level by more
+   than a hand can explain (Rhino Hero lifted when a move is owed, the piece just placed taken
+   back by a hand that gripped it), for a few samples, the drop having begun while the table
+   was still (a table bump shakes the load both ways: such a drop must outlast the shaking);
+   or it falls and the accelerometer then feels the cards land, or an impact follows (cards
+   landing on the platform: little net change); or a drop a hand could explain comes to rest
+   at a level that is not what the hand took. The reported time is the onset of the drop.
 """
 
 from array import array
@@ -78,7 +81,11 @@ _FALLEN = const(2)  # collapse reported: wait for the rubble to settle, classify
 _RAW_MAX = const(8388607)
 _RAW_MIN = const(-8388608)
 
+_WALL_ROOF = const(10)    # internal: a wall and a roof in one episode
+_WALLS2_ROOF = const(11)  # internal: two walls and a roof in one episode
+
 _QLEN = const(4)  # queued events (a lift and a set-down can be decided on one sample)
+_NEVER = const(-536870912)  # -(1 << 29): "long ago" as a small int
 
 
 def _ms_to_n(ms, sps):
@@ -87,14 +94,23 @@ def _ms_to_n(ms, sps):
 
 
 class Detector:
-    """One table's detector. Tuning values are class attributes (grams and milliseconds)."""
+    """One table's detector. Tuning values are class attributes (grams, milliseconds, or
+    multiples of the measured noise)."""
 
-    band_g = 0.3            # half-width of the motion band (datasheet noise is 0.02 g at 80 SPS)
-    margin_frac = 0.5       # a collapse drop must exceed the allowance by half a wall
-    grab_frac = 0.6         # a hand touch below 0.6 wall is a grab (lifting), not a placement
+    noise_counts_80 = 45    # HX711 datasheet input noise at gain 128 in counts rms (90 nV)
+    noise_counts_10 = 25    # ... at 10 SPS (50 nV); measured online from there
+    band_x = 4              # settle band: window range <= 4 x mean |sample difference| (4.5 sd)
+    rest_x = 3              # at rest: |median - level| < 3 x mean |difference| (4 sd of a median)
+    settle_ms = 200         # a level is settled when a window this long fits the band
+    settle_min_n = 4        # ... and at least this many samples (10 SPS: 400 ms)
+    margin_g = 0.5          # a collapse: this far below what can be explained
+    hand_g = 0.15           # a hand on the tower: the level this far above the resting level
+    release_g = 0.5         # a hand let go: the level fell this far from the episode's peak
+    steady_ms = 600         # ... else the level must stay still this long
+    hand_margin_g = 0.8     # right after a hand left, the tower rings: a collapse needs more
+    hand_ring_ms = 300
     impact_g = 1.0          # an impact after a drop: at least this far above the resting level
-    settle_ms = 350         # scale-style stability window
-    drop_ms = 37            # how long a drop must last (80 SPS: 3 samples after the median)
+    drop_ms = 25            # how long a drop must last beyond the threshold (80 SPS: 2 samples)
     impact_ms = 300         # cards in free fall land within this time of the drop's start
     acc_thr_mg = 25         # accelerometer activity: sum of |deviation| over three axes
     bump_mg = 80            # activity above this is reported as a table bump
@@ -102,8 +118,8 @@ class Detector:
     bump_gap_ms = 1000      # one bump event per second at most
     grab_ms = 500           # a hand on the tower this recently may be lifting something
     remove_ms = 3000        # a piece taken back within 3 s of settling is "removed"
-    release_ms = 1000       # a hand resting when the level settled lets go within 1 s
-    long_settle_ms = 2500   # ... for a level that no piece explains (a hand resting)
+    ring_cap_g = 1.0        # ringing settle: at most this much up and down in the last half window
+    long_settle_ms = 2500   # a level that no piece explains must hold this long (a hand resting)
     track_n = 32            # zero tracking: move the resting level every 32 quiet samples
 
     def __init__(self, cal, sps=80, accel=True):
@@ -111,9 +127,9 @@ class Detector:
             raise ValueError("sps must be positive, e.g. 10 or 80")
         self.sps = sps
         self.accel = bool(accel)
-        self.set_calibration(cal)
         self._ev = array("i", [0] * _QLEN)
         self._evt = array("i", [0] * _QLEN)
+        self.set_calibration(cal)
         self.reset()
 
     # -- configuration (not per sample: floats allowed) --------------------------------------
@@ -130,32 +146,55 @@ class Detector:
         self._r = int(cal.roof_g * g)
         self._rh = int(cal.rhino_g * g)
         w = self._w
-        self._hb = int(self.band_g * g)
-        self._margin = int(w * self.margin_frac)
-        self._grab = int(w * self.grab_frac)
         self._min_place = w // 2
+        self._margin = int(self.margin_g * g)
+        self._hand_margin = int(self.hand_margin_g * g)
+        self._hand = int(self.hand_g * g)
+        self._release = int(self.release_g * g)
         self._impact = int(self.impact_g * g)
-        # Classification: a step farther than this from every piece is an unexplained shift.
-        self._ctx_pen = int(0.6 * g)
         self._settle_n = _ms_to_n(self.settle_ms, sps)
-        if self._settle_n < 4:
-            self._settle_n = 4
+        if self._settle_n < self.settle_min_n:
+            self._settle_n = self.settle_min_n
         k = _ms_to_n(self.drop_ms, sps)
         if not self.accel:
             # Without an accelerometer a table bump is only seen in the load: its swings last
-            # half a period of the table's ringing (<= 50 ms), so a drop must last longer.
+            # half a period of the table's ringing (<= 62 ms at >= 8 Hz), so a drop must last
+            # longer than that.
             k = _ms_to_n(75, sps)
             if sps <= 20:
                 k = 2
         self._drop_n = k
-        self._impact_n = _ms_to_n(self.impact_ms, sps)
+        # Ringing settle test (see _episode): the last settle window in two halves.
+        rn = self._settle_n if self._settle_n >= 8 else 0
+        self._rn = rn
+        self._rh2 = rn >> 1
+        self._wy = array("i", [0] * (rn if rn else 1))
+        self._wd = array("i", [0] * (rn if rn else 1))
+        self._ring_cap = int(self.ring_cap_g * g)
+        # A drop has come to rest (for the allowances' test) after half a settle window.
+        self._rest_n = self._settle_n // 2 if self._settle_n >= 6 else 3
+        self._ring_ms = self.hand_ring_ms
         self._long_n = _ms_to_n(self.long_settle_ms, sps)
+        self._steady_n = _ms_to_n(self.steady_ms, sps)
+        if self._steady_n < self._settle_n + 2:
+            self._steady_n = self._settle_n + 2
         self._acc_hold = _ms_to_n(self.acc_hold_ms, sps)
+        # Noise floor (mean |difference| of consecutive samples = 1.128 sd), x64, from the
+        # datasheet until measured.
+        nz = self.noise_counts_80 if sps > 20 else self.noise_counts_10
+        self._nz_init = (nz * 1128 // 1000) << 6
+        self._nz_min = self._nz_init // 2
+        self._nz_max = self._nz_init * 8
         # Accelerometer rest tracking: about 400 ms time constant.
         sh = 0
         while (1 << (sh + 1)) * 1000 <= 400 * sps:
             sh += 1
         self._ash = sh
+
+    def _set_bands(self):
+        md = self._nz >> 6
+        self._band = md * self.band_x
+        self._rb = md * self.rest_x
 
     # -- public state --------------------------------------------------------------------------
     @property
@@ -167,6 +206,11 @@ class Detector:
     def stable(self):
         return self._state == _REST
 
+    @property
+    def noise_grams(self):
+        """The measured noise floor (standard deviation, grams; computed on read only)."""
+        return (self._nz >> 6) / 1.128 / self._cpg
+
     def expect_rhino(self, owed):
         self._expect_rhino = bool(owed)
 
@@ -176,22 +220,23 @@ class Detector:
         self._clear_game()
 
     def reset(self):
-        """Start over: forget levels, episode, queue and the game's pieces."""
+        """Start over: forget levels, noise, episode, queue and the game's pieces."""
         self._n0 = 0        # previous two samples (net counts) for the median
         self._n1 = 0
         self._nseen = 0
-        self._t0 = 0        # their times
-        self._t1 = 0
+        self._t1 = 0        # time of the newest sample (the median belongs to the one before)
         self._base = 0
         self._zero = 0
         self._state = _BUSY
         self._have_base = False
         self._quiet_n = 0
         self._quiet_sum = 0
+        self._nz = self._nz_init
+        self._set_bands()
         self._rx = self._ry = self._rz = 0   # accelerometer rest, shifted left by _ash
         self._acc_init = False
         self._acc_idle = 1 << 20             # samples since the accelerometer was active
-        self._last_bump = -(1 << 29)
+        self._last_bump = _NEVER
         self._qn = 0
         self.event_t_ms = 0
         self._expect_rhino = False
@@ -199,10 +244,9 @@ class Detector:
         self._start_episode(0, 0)
 
     def _clear_game(self):
-        self._last_t = -(1 << 29)   # the last placement: when, what, measured step, excess
+        self._last_t = _NEVER   # the last placement: when, what, measured step
         self._last_ev = NONE
         self._last_step = 0
-        self._last_excess = 0
         self._rhino_on = False
         self._walls_since_roof = 0
         self._placed = 0
@@ -233,8 +277,11 @@ class Detector:
             elif self._acc_idle < 1 << 20:
                 self._acc_idle += 1
 
-        # Lone-spike rejection: median of three (saturated readings count as spikes).
-        if raw > _RAW_MAX - 1 or raw < _RAW_MIN + 1:
+        # Lone-spike rejection: median of three. The HX711's glitches read as 2**n - 1 or
+        # with the low bits all set, and saturated readings: such a sample is replaced by the
+        # one before (a true reading has its 12 low bits set once in 4096: no harm done), so
+        # that even two glitches in a row do not pass the median.
+        if raw & 4095 == 4095 or raw > _RAW_MAX - 1 or raw < _RAW_MIN + 1:
             n = self._n1
         else:
             n = (raw - self._offset) * self._sgn
@@ -243,12 +290,12 @@ class Detector:
         self._n0 = b
         self._n1 = n
         tm = self._t1        # the median belongs to the middle sample
-        self._t0 = tm
         self._t1 = t_ms
         if self._nseen < 3:
             self._nseen += 1
             if self._nseen < 3:
                 return self._pop()
+        e = n - b            # for the noise floor
         if a > b:
             a, b = b, a
         y = n if n < b else b
@@ -257,15 +304,27 @@ class Detector:
 
         if self._state == _REST:
             d = y - self._base
-            hb = self._hb
-            if -hb < d < hb and self._acc_idle >= self._acc_hold:
-                # Fast path: at rest. Zero tracking follows creep and drift only here.
+            rb = self._rb
+            if -rb < d < rb and self._acc_idle >= self._acc_hold:
+                # Fast path: at rest. Zero tracking follows creep and drift only here, and the
+                # noise floor is measured (a lone spike's jump is left out).
+                if e < 0:
+                    e = -e
+                nz = self._nz
+                if e < (nz >> 3):
+                    self._nz = nz + e - (nz >> 6)
                 self._quiet_sum += d
                 self._quiet_n += 1
                 if self._quiet_n >= self.track_n:
                     self._base += self._quiet_sum // self._quiet_n
                     self._quiet_n = 0
                     self._quiet_sum = 0
+                    nz = self._nz
+                    if nz < self._nz_min:
+                        self._nz = self._nz_min
+                    elif nz > self._nz_max:
+                        self._nz = self._nz_max
+                    self._set_bands()
                 return self._pop()
             self._start_episode(tm, y)
         self._episode(tm, y, n)
@@ -297,138 +356,224 @@ class Detector:
             self._state = _BUSY
         self._ep_t = t
         self._peak = 0          # highest level above the resting level in this episode
-        self._low = 0           # deepest drop below it
-        self._low_t = t
         self._dip_n = 0         # consecutive samples below the resting level by > margin
+        self._over_n = 0        # consecutive samples below the collapse threshold
         self._dip_t = t         # when the present drop began
         self._dip_quiet = True  # accelerometer quiet when it began
+        self._dip_max = 0       # longest drop in this episode (samples)
+        self._jolt = False      # the accelerometer woke during a drop that began quietly
+        self._cthr = self._margin
+        self._above_t = t       # last time the level was not below the resting level
+        self._hand_t = t if y - self._base > self._hand else _NEVER
+        self._al_rh = 0         # allowances of the present drop: Rhino Hero lifted,
+        self._al_take = 0       # the piece just placed taken back
         self._dip_seen = False  # a drop of about Rhino Hero's mass was seen (lift + set-down)
         self._dip_seen_t = t
-        self._dip_n_max = 0
-        self._above_t = t       # last time the level was not below the resting level
-        self._hand_t = t if y - self._base > self._hb else -(1 << 29)
-        self._al1 = self._al2 = self._al3 = self._al4 = 0
-        self._cand = y
-        self._cand_n = 0
-        self._cand_sum = 0
-        self._cand_t = t
+        self._c0 = y            # settle window: first median, min/max/sum relative to it
+        self._cmin = 0
+        self._cmax = 0
+        self._cn = 1
+        self._csum = 0
+        self._ct = t
         self._quiet_n = 0
         self._quiet_sum = 0
+        rn = self._rn
+        if rn:
+            # Ring buffers of the last window's medians and |differences|, halves' sums.
+            i = 0
+            while i < rn:
+                self._wy[i] = y
+                self._wd[i] = 0
+                i += 1
+            self._ri = 0
+            self._rs1 = self._rs2 = y * self._rh2
+            self._rv1 = self._rv2 = 0
+            self._rk = 0
+            self._rprev = y
 
     def _episode(self, t, y, n):
         base = self._base
-        d = y - base
+        # Settle test: a window of medians whose range fits the band.
+        c = y - self._c0
+        lo = self._cmin
+        hi = self._cmax
+        if c < lo:
+            lo = c
+        elif c > hi:
+            hi = c
+        if hi - lo <= self._band:
+            self._cmin = lo
+            self._cmax = hi
+            self._cn += 1
+            self._csum += c
+        else:
+            self._c0 = y
+            self._cmin = 0
+            self._cmax = 0
+            self._cn = 1
+            self._csum = 0
+            self._ct = t
         if self._state == _BUSY and self._have_base:
+            d = y - base
             if d > self._peak:
                 self._peak = d
-            if d < self._low:
-                self._low = d
-                self._low_t = t
             if self._check_collapse(t, d, n - base):
                 self._state = _FALLEN
                 self._push(COLLAPSE, self._dip_t)
-        # Settle test: every sample within the band around a candidate level.
-        c = y - self._cand
-        if -self._hb < c < self._hb:
-            self._cand_n += 1
-            self._cand_sum += c
-        else:
-            self._cand = y
-            self._cand_n = 0
-            self._cand_sum = 0
-            self._cand_t = t
-        if self._cand_n >= self._settle_n and self._acc_idle >= self._acc_hold:
-            level = self._cand + self._cand_sum // self._cand_n
+        if self._rn and self._ring_settle(t, y, base):
+            return
+        if self._cn >= self._settle_n and self._acc_idle >= self._acc_hold:
+            level = self._c0 + self._csum // self._cn
             # A level that no piece explains is most likely a hand resting on the tower:
             # it must hold much longer before it counts.
-            if (self._state == _FALLEN or not self._have_base or self._cand_n >= self._long_n
-                    or self._explained(level - base)):
-                self._settled(self._cand_t, level - base, level)
+            step = level - base
+            if (self._state == _FALLEN or not self._have_base or self._cn >= self._long_n
+                    or (self._explained(step)
+                        and (self._released(step) or self._cn >= self._steady_n))):
+                self._settled(self._ct, step, level)
+
+    def _ring_settle(self, t, y, base):
+        """The tower rings after a hand let go (a damped 6-15 Hz sway): a level is also
+        settled when, over the last window, the two halves agree on the mean and the up and
+        down motion of the later half is smaller than that of the earlier one (decaying, where
+        a hand's tremor keeps going), within a cap."""
+        i = self._ri
+        j = i - self._rh2
+        if j < 0:
+            j += self._rn
+        ry = self._wy
+        rd = self._wd
+        dv = y - self._rprev
+        if dv < 0:
+            dv = -dv
+        self._rprev = y
+        ym = ry[j]
+        dm = rd[j]
+        self._rs2 += y - ym
+        self._rs1 += ym - ry[i]
+        self._rv2 += dv - dm
+        self._rv1 += dm - rd[i]
+        ry[i] = y
+        rd[i] = dv
+        i += 1
+        if i == self._rn:
+            i = 0
+        self._ri = i
+        if self._rk < self._rn:
+            self._rk += 1
+            return False
+        if self._acc_idle < self._acc_hold or not self._have_base:
+            return False
+        v2 = self._rv2
+        if 5 * v2 > 3 * self._rv1 or self._cn < self._rh2:
+            return False
+        s1 = self._rs1
+        s2 = self._rs2
+        if _absdiff(s1, s2) > (self._band >> 1) * self._rh2:
+            return False
+        level = (s1 + s2) // self._rn
+        step = level - base
+        if self._state == _FALLEN or (self._explained(step) and self._released(step)):
+            self._settled(t - self._rn * 1000 // self.sps, level - base, level)
+            return True
+        return False
+
+    def _released(self, step):
+        """A new level above the old one: did a hand visibly let go (the level fell from the
+        episode's peak)? A steady hand still pressing lightly looks settled otherwise."""
+        return step < self._min_place or self._peak - step >= self._release
 
     def _check_collapse(self, t, d, dn):
-        margin = self._margin
-        if d > self._hb:
+        if d > self._hand:
             self._hand_t = t
+        margin = self._margin
         if d >= -margin:
             if self._dip_n:
                 self._dip_n = 0
+                self._over_n = 0
             self._above_t = t
             # Impact after a drop: cards that fell landing on the platform.
-            return (
-                self._dip_n_max >= 2
-                and dn > self._impact
-                and self._dip_quiet
-                and t - self._dip_t <= self.impact_ms
-            )
+            return self._impact_after_drop(t, dn)
         if self._dip_n == 0:
-            self._dip_t = self._above_t
-            self._dip_quiet = self._acc_idle >= self._acc_hold
-            # Legitimate drops (counts below the resting level), decided as the drop begins:
-            # Rhino Hero lifted (a move owed, or a hand took him), the piece just placed taken
-            # back by a hand, or a hand that was still pressing when the level settled.
-            grabbed = self._dip_t - self._hand_t <= self.grab_ms
-            # A hand that set down a piece is not one lifting Rhino Hero.
-            light = grabbed and self._peak < self._grab
-            # (the referee knows better than our own bookkeeping whether he stands on the tower)
-            self._al1 = self._rh if self._expect_rhino or (self._rhino_on and light) else 0
-            recent = t - self._last_t <= self.remove_ms
-            # (a hand that brought a new piece is not taking the last one back)
-            took = grabbed and self._peak < self._w + self._hb * 5
-            self._al2 = self._last_step if recent and (took or self._last_ev != ROOF) else 0
-            self._al3 = self._last_excess if recent else 0
-            # A hand still pressing when the level settled may have made a piece look like
-            # another: the level may fall back to any single piece above the level before.
-            self._al4 = self._last_step if t - self._last_t <= self.release_ms else 0
+            self._drop_begins(t)
         self._dip_n += 1
-        if self._dip_n > self._dip_n_max:
-            self._dip_n_max = self._dip_n
-        # Impact while still low (the raw sample, not the median: impacts are short).
-        if (
-            self._dip_n_max >= 2
+        if self._dip_n > self._dip_max:
+            self._dip_max = self._dip_n
+        quiet = self._acc_idle >= self._acc_hold
+        if self._dip_quiet and self._acc_idle == 0 and self._dip_n >= 2:
+            # Something landed: the table was still when the load began to fall.
+            self._jolt = True
+        if self._impact_after_drop(t, dn):
+            return True
+        drop = -d
+        if (self._al_rh and self._dip_quiet and quiet and self._cn >= self._rest_n
+                and self._ct > self._dip_t and self._near(drop, self._al_rh)):
+            # Rhino Hero lifted: the level rested at his mass below (he may come back down
+            # in this same episode).
+            self._dip_seen = True
+            self._dip_seen_t = self._dip_t
+        if drop > self._cthr:
+            self._over_n += 1
+        else:
+            self._over_n = 0
+            allow = self._al_rh if self._al_rh > self._al_take else self._al_take
+            if allow:
+                # Maybe legitimate (Rhino Hero lifted, a piece taken back): a collapse if the
+                # cards are felt landing, or if the level comes to rest at a drop that matches
+                # neither.
+                if self._jolt and self._dip_n >= self._drop_n:
+                    return True
+                if self._cn >= self._rest_n and self._ct > self._dip_t and quiet:
+                    if self._near(drop, self._al_rh) or self._near(drop, self._al_take):
+                        return False
+                    return True
+            return False
+        if self._over_n < self._drop_n:
+            return False
+        if self._dip_quiet or self._jolt:
+            return True
+        # The drop began during a table bump: it must outlast the shaking.
+        return quiet and self._over_n >= self._drop_n + 2
+
+    def _drop_begins(self, t):
+        """A drop below the resting level begins: what may it legitimately be?"""
+        self._dip_t = self._above_t
+        self._dip_quiet = self._acc_idle >= self._acc_hold
+        self._jolt = False
+        self._over_n = 0
+        grabbed = self._dip_t - self._hand_t <= self.grab_ms
+        # A hand that brought a new piece is not lifting Rhino Hero or taking one back.
+        brought = self._peak >= self._w + (self._w >> 1)
+        rh = 0
+        if self._rhino_on and (self._expect_rhino or (grabbed and not brought)):
+            rh = self._rh
+        take = 0
+        if grabbed and not brought and t - self._last_t <= self.remove_ms:
+            take = self._last_step
+        self._al_rh = rh
+        self._al_take = take
+        allow = rh if rh > take else take
+        m = self._margin
+        if self._dip_t - self._hand_t <= self._ring_ms:
+            m = self._hand_margin    # a hand just left: the tower rings
+        self._cthr = allow + self._tol(allow) + m if allow else m
+
+    def _impact_after_drop(self, t, dn):
+        return (
+            self._dip_max >= 2
             and dn > self._impact
             and self._dip_quiet
             and t - self._dip_t <= self.impact_ms
-        ):
-            return True
-        drop = -d
-        if self._al1 and drop > self._al1 - self._tol(self._al1):
-            self._dip_seen = True
-            self._dip_seen_t = t
-        top = self._al1
-        if self._al2 > top:
-            top = self._al2
-        if self._al3 > top:
-            top = self._al3
-        if self._al4 > top:
-            top = self._al4
-        if top and drop <= top + self._tol(top) + margin:
-            # Maybe legitimate: a collapse only if the level comes to rest at a drop that
-            # matches none of them.
-            if self._cand_n >= 3 and self._acc_idle >= self._acc_hold and self._dip_n >= self._drop_n:
-                if self._near(drop, self._al1) or self._near(drop, self._al2) or self._near(drop, self._al3):
-                    return False
-                if self._al4 and self._al4 - drop >= self._min_place and self._explained(self._al4 - drop):
-                    return False
-                return True
-            return False
-        if self._dip_n < self._drop_n:
-            return False
-        if not self._dip_quiet or self._acc_idle < self._acc_hold:
-            # The drop began during a table bump: it must outlast the shaking.
-            return self._acc_idle >= self._acc_hold and self._dip_n >= self._drop_n + 2
-        return True
+        )
 
     def _explained(self, s):
         """Is a step (counts) explained by a piece (or by nothing at all)?"""
         if -self._min_place < s < self._min_place:
             return True
         if s > 0:
-            w = self._w
-            return (self._near2(s, w) or self._near2(s, 2 * w) or self._near2(s, self._r)
-                    or self._near2(s, self._rh))
+            return self._best(s) != SHIFT
         s = -s
-        return (self._near2(s, self._rh) or self._near(s, self._last_step)
-                or self._near(s, self._last_excess))
+        return self._near2(s, self._rh) or self._near(s, self._last_step)
 
     def _near2(self, s, m):
         return _absdiff(s, m) <= 2 * self._tol(m)
@@ -439,8 +584,9 @@ class Detector:
         return _absdiff(drop, m) <= self._tol(m)
 
     def _tol(self, m):
-        # Classification tolerance: 8 % of the mass plus the band (creep, calibration error).
-        return (m >> 4) + (m >> 5) + self._hb
+        # Classification tolerance: 6 % of the mass (pieces of a set differ by 2 %, learned
+        # masses by 1 %) plus the band (the two levels' own uncertainty).
+        return (m >> 4) + self._band
 
     def _settled(self, t, step, level):
         state = self._state
@@ -462,57 +608,72 @@ class Detector:
         elif self._peak > self._w and t - self._ep_t > 300 and step < self._min_place:
             self._push(REMOVED, t)
 
+    def _best(self, s):
+        """The placement that best explains a positive step (counts), or SHIFT; its mass in
+        self._bm. Candidate costs: the distance to the learned mass in tolerances, plus one
+        tolerance for a piece out of the game's order (a roof before any wall, a third wall,
+        anything but Rhino Hero while his move is owed...). The order only decides near-ties:
+        a set whose two walls weigh what a roof weighs, or whose Rhino Hero weighs what a roof
+        weighs. Two pieces placed in quick succession (the first never came to rest) are a
+        wall or two walls and then the roof."""
+        w = self._w
+        ws = self._walls_since_roof
+        owed = self._expect_rhino
+        best = NONE
+        best_cost = 1 << 29
+        bm = w
+        for code in (WALL, WALLS2, ROOF, RHINO):
+            if code == WALL:
+                m = w
+                odd = ws >= 2 or owed
+            elif code == WALLS2:
+                m = 2 * w
+                odd = ws >= 1 or owed
+            elif code == ROOF:
+                m = self._r
+                odd = ws == 0 or owed
+            else:
+                if self._rhino_on:
+                    continue
+                m = self._rh
+                odd = not owed
+            cost = (_absdiff(s, m) << 8) // self._tol(m) + (256 if odd else 0)
+            if cost < best_cost:
+                best = code
+                best_cost = cost
+                bm = m
+        self._bm = bm
+        if _absdiff(s, bm) <= 2 * self._tol(bm):
+            return best
+        if ws == 0:
+            m = w + self._r
+            if _absdiff(s, m) <= self._tol(m):
+                return _WALL_ROOF
+            m += w
+            if _absdiff(s, m) <= self._tol(m):
+                return _WALLS2_ROOF
+        return SHIFT
+
     def _classify(self, s, t):
         mp = self._min_place
         if s >= mp:
-            w = self._w
-            pen = self._ctx_pen
-            ws = self._walls_since_roof
-            best = NONE
-            best_cost = 1 << 29
-            # Candidate costs: distance to the learned mass plus a context penalty for a
-            # piece out of the game's order (a roof before any wall, a third wall, a roof
-            # while Rhino Hero's move is owed...). The penalty only decides near-ties.
-            cost = _absdiff(s, w) + (pen if ws >= 2 or self._expect_rhino else 0)
-            if cost < best_cost:
-                best, best_cost = WALL, cost
-            cost = _absdiff(s, 2 * w) + (pen if ws >= 1 or self._expect_rhino else 0)
-            if cost < best_cost:
-                best, best_cost = WALLS2, cost
-            cost = _absdiff(s, self._r) + (pen if ws == 0 or self._expect_rhino else 0)
-            if cost < best_cost:
-                best, best_cost = ROOF, cost
-            if not self._rhino_on:
-                cost = _absdiff(s, self._rh) + (0 if self._expect_rhino else pen)
-                if cost < best_cost:
-                    best, best_cost = RHINO, cost
-            m = w if best == WALL else 2 * w if best == WALLS2 else self._r if best == ROOF else self._rh
-            if _absdiff(s, m) > 2 * self._tol(m):
+            best = self._best(s)
+            if best == _WALL_ROOF:
+                self._push(self._book(WALL, self._w, t), t)
+                return self._book(ROOF, s - self._w, t)
+            if best == _WALLS2_ROOF:
+                self._push(self._book(WALLS2, 2 * self._w, t), t)
+                return self._book(ROOF, s - 2 * self._w, t)
+            if best == SHIFT:
                 return SHIFT
-            self._last_t = t
-            self._last_ev = best
-            self._last_step = s
-            self._last_excess = s - m if s - m > self._hb else 0
-            if best == WALL:
-                self._walls_since_roof += 1
-            elif best == WALLS2:
-                self._walls_since_roof += 2
-            elif best == ROOF:
-                self._walls_since_roof = 0
-            else:
-                self._rhino_on = True
-                self._expect_rhino = False
-            if best == ROOF:
-                self._expect_rhino = False   # the move stays owed only until a roof lands
-            self._placed += 1
-            return best
+            return self._book(best, s, t)
         if s <= -mp:
             recent = t - self._last_t <= self.remove_ms + 2000
             if (self._rhino_on or self._expect_rhino) and _absdiff(-s, self._rh) <= 2 * self._tol(self._rh):
                 self._rhino_on = False
-                self._last_t = -(1 << 29)
+                self._last_t = _NEVER
                 return RHINO_LIFT
-            if recent and (self._near(-s, self._last_step) or self._near(-s, self._last_step - self._last_excess)):
+            if recent and self._near(-s, self._last_step):
                 # The piece just placed was taken back: undo its bookkeeping.
                 ev = self._last_ev
                 if ev == WALL:
@@ -521,13 +682,28 @@ class Detector:
                     self._walls_since_roof -= 2
                 elif ev == RHINO:
                     self._rhino_on = False
-                self._last_t = -(1 << 29)
+                self._last_t = _NEVER
                 return REMOVED
-            if recent and self._near(-s, self._last_excess):
-                self._last_excess = 0
-                return NONE      # a hand was still pressing when the level settled
             return SHIFT
         return NONE
+
+    def _book(self, code, s, t):
+        """A placement decided: the game's bookkeeping (the order of pieces, the last one)."""
+        self._last_t = t
+        self._last_ev = code
+        self._last_step = s
+        if code == WALL:
+            self._walls_since_roof += 1
+        elif code == WALLS2:
+            self._walls_since_roof += 2
+        elif code == ROOF:
+            self._walls_since_roof = 0
+            self._expect_rhino = False   # the move stays owed only until a roof lands
+        else:
+            self._rhino_on = True
+            self._expect_rhino = False
+        self._placed += 1
+        return code
 
 
 def _absdiff(a, b):

@@ -33,6 +33,7 @@ class GameResult:
         self.placements = 0
         self.placements_ok = 0
         self.wrong = []                    # (truth, detected) for the report
+        self.unjudged = 0                  # placements the collapse came too soon after
         self.samples = 0
         self.sim_ms = 0
 
@@ -43,10 +44,14 @@ class GameResult:
         return self.detected_ms - self.collapse
 
 
-def script_game(table, rng, collapse=True, accidents=True, max_turns=28):
+def script_game(table, rng, collapse=True, accidents=True, max_turns=28, symbols=None):
     """Queue a whole game on ``table``; returns the list of (t_ms, 'owe_rhino'): when a
-    referee would start telling the detector that a Rhino Hero move is owed."""
+    referee would start telling the detector that a Rhino Hero move is owed. ``symbols``, a
+    list, receives (t_ms, symbol) for every roof: when its symbol is pressed ("none" or
+    "rhino")."""
     context = []
+    if symbols is None:
+        symbols = []
     walls_left = 28
     owe = False
     rhino_ever = False
@@ -122,6 +127,7 @@ def script_game(table, rng, collapse=True, accidents=True, max_turns=28):
             owe = True
             rhino_ever = True
             context.append((table._cursor, "owe_rhino"))
+        symbols.append((table._cursor, "rhino" if owe else "none"))
         if walls_left <= 0:
             break
     table.idle(3000)
@@ -130,27 +136,39 @@ def script_game(table, rng, collapse=True, accidents=True, max_turns=28):
 
 def play_game(seed, sps=80, accel=True, noise="datasheet", collapse_share=0.85, accidents=True,
               keep_samples=False):
-    """Play one scripted game through the firmware's detector and score it."""
+    """Play one scripted game through the firmware's detector and score it.
+
+    The detector gets the context the board's referee would give it: a symbol is pressed a
+    moment after each roof, and only counts once the detector has reported that roof (the
+    board refuses a symbol with no roof awaiting one, and the player presses again when the
+    cue shows); "rhino" makes a Rhino Hero move owed until the detector reports Rhino Hero
+    or a roof (rules: the move stays owed until the roof lands)."""
     detector = fw("detector")
     rng = random.Random(seed * 7919 + sps)
     table = Table(seed=seed, sps=sps, accel=accel, noise=noise)
-    context = script_game(table, rng, collapse=rng.random() < collapse_share, accidents=accidents)
+    symbols = []
+    script_game(table, rng, collapse=rng.random() < collapse_share, accidents=accidents,
+                symbols=symbols)
     cal = table.calibration()
     det = detector.Detector(cal, sps=sps, accel=accel)
     events = []
     samples = [] if keep_samples else None
-    ci = 0
+    si = 0
     n = 0
     feed = det.feed
     names = detector.EVENT_NAMES
+    awaiting = False       # a roof was reported and its symbol not yet entered
+    owes = False
     while table.busy():
         s = table.next_sample()
         t = s[0]
-        # As the referee: a move is owed from the symbol "rhino" until the detector reports
-        # Rhino Hero set down (the detector clears it itself) or a roof.
-        while ci < len(context) and context[ci][0] <= t:
-            det.expect_rhino(True)
-            ci += 1
+        while si + 1 < len(symbols) and symbols[si + 1][0] <= t:
+            si += 1            # an older symbol never found its roof: dropped
+        if awaiting and si < len(symbols) and symbols[si][0] <= t:
+            awaiting = False
+            owes = symbols[si][1] == "rhino"
+            det.expect_rhino(owes)
+            si += 1
         ev = feed(t, s[1], s[2], s[3], s[4])
         n += 1
         if samples is not None:
@@ -158,60 +176,86 @@ def play_game(seed, sps=80, accel=True, noise="datasheet", collapse_share=0.85, 
         if ev:
             events.append((t, det.event_t_ms, names[ev]))
             if ev == detector.ROOF:
-                det.expect_rhino(False)
-    res = score(table.truth, events)
+                awaiting = True
+                owes = False
+            elif ev == detector.RHINO:
+                owes = False
+            elif ev in (detector.WALL, detector.WALLS2) and awaiting:
+                awaiting = False   # a piece while a symbol is awaited: the symbol was none
+            if ev in (detector.ROOF, detector.RHINO, detector.WALL, detector.WALLS2):
+                det.expect_rhino(owes)
+    res = score(table.truth, events, table.actions)
     res.samples = n
     res.collapse_kind = table.collapse_kind
     res.sim_ms = table.now_ms
     res.events = events
     res.truth = list(table.truth)
+    res.actions = list(table.actions)
     if samples is not None:
         res.samples_list = samples
         res.meta = table.meta()
     return res
 
 
-def score(truth, events):
-    """Score detector ``events`` [(emitted_ms, event_t_ms, name)] against ``truth``
-    [(t_ms, name)] (see docs/detector.md, "What the benchmark measures")."""
+JUDGE_MS = 1000       # a placement is judged when the tower then stood this long before a collapse
+LATE_MS = 2000        # a collapse decided later than this after the onset is a miss
+JUDGED = PLACEMENTS + ("removed", "rhino_lift")
+
+
+def score(truth, events, actions=None):
+    """Score detector ``events`` [(emitted_ms, event_t_ms, name)] against the table's
+    ``truth`` [(t_ms, name)] and ``actions`` (see docs/detector.md, "What the benchmark
+    measures")."""
     res = GameResult()
+    if actions is None:
+        actions = [{"name": n, "start": t - 1000, "t": t} for t, n in truth]
     collapse_t = None
     for t, name in truth:
         if name == "collapse":
             collapse_t = t
             break
     res.collapse = collapse_t
-    # Collapses: the first one within 2 s after the onset is the hit; every other is false.
+    # Collapses: the first one within 2 s after the onset is the hit; one before the onset (or
+    # in a game without a collapse) is false.
     for emitted, _, name in events:
         if name != "collapse":
             continue
-        if collapse_t is not None and res.detected_ms is None and collapse_t - 50 <= emitted <= collapse_t + 2000:
+        if collapse_t is not None and res.detected_ms is None and collapse_t - 50 <= emitted <= collapse_t + LATE_MS:
             res.detected_ms = emitted
         elif collapse_t is None or emitted < collapse_t - 50:
             res.false_collapses += 1
-    # Placements before the collapse: each truth placement owns the events emitted from its
-    # release - 300 ms up to the next truth item (or +2.5 s).
+    # Placements: each action owns the placement events whose level settled (event_t_ms)
+    # from the moment its hand arrived until the next action's hand arrived.
     end_t = collapse_t if collapse_t is not None else 1 << 60
-    items = [(t, n) for t, n in truth if t < end_t and n in PLACEMENTS + ("removed", "rhino_lift")]
-    placed = [(e, n) for e, _, n in events if e < end_t + 100 and n in PLACEMENTS + ("shift",)]
+    items = [a for a in actions if a["name"] in JUDGED and a["start"] < end_t]
+    placed = [(et, n) for e, et, n in events if et < end_t and n in PLACEMENTS + ("shift",)]
     used = [False] * len(placed)
-    for i, (t, name) in enumerate(items):
-        nxt = items[i + 1][0] - 300 if i + 1 < len(items) else t + 2500
-        lo = t - 300
-        hi = min(nxt, t + 2500)
+    for i, a in enumerate(items):
+        lo = a["start"] if i else -(1 << 60)
+        hi = items[i + 1]["start"] if i + 1 < len(items) else a["t"] + 2500
         got = []
         for j, (e, n) in enumerate(placed):
             if not used[j] and lo <= e < hi:
                 used[j] = True
                 got.append(n)
-        if name in ("removed", "rhino_lift"):
+        name = a["name"]
+        if a["t"] > end_t - JUDGE_MS:
+            res.unjudged += 1       # the tower fell before this piece could rest
             continue
-        res.placements += 1
-        if got == [name] or (name == "walls2" and got == ["wall", "wall"]):
-            res.placements_ok += 1
+        if name == "rhino_lift":
+            ok = got == []
+        elif name == "removed":
+            ok = got == [] or (a.get("letgo") is not None and got == [a["kind"]])
         else:
-            res.wrong.append((t, name, got))
-    # Any placement event that belongs to no truth item is a false placement.
+            res.placements += 1
+            ok = got == [name] or (name == "walls2" and got == ["wall", "wall"])
+            if ok:
+                res.placements_ok += 1
+        if not ok:
+            if name in ("rhino_lift", "removed"):
+                res.placements += 1        # a placement event where none was made
+            res.wrong.append((a["t"], name, got))
+    # Any placement event that belongs to no action is a false placement.
     for j, (e, n) in enumerate(placed):
         if not used[j]:
             res.placements += 1

@@ -263,6 +263,11 @@ class Table:
         self._rhino_off = False                  # lifted, in a hand
         self._now = (0, 0, False)                # the tower NOW: walls, roofs, Rhino Hero on it
         self.truth = []
+        # The same actions with their span, for scoring (rhinoref.scenarios.score): dicts with
+        # name, start (the hand arrives), t (= the truth time), and for "walls2" the first
+        # wall's release ("first"), for "removed" the piece ("kind") and, when the hand let go
+        # of it for a while before taking it back, when it let go ("letgo").
+        self.actions = []
         self.players = None
         self.first = None
         self.side = None
@@ -405,7 +410,7 @@ class Table:
         """A hand touches the tower (straightens a card): pressure, no mass change."""
         t = self._start()
         r = self.rng
-        self.truth.append((int(t), "touch"))
+        self._truth(t, t, "touch")
         p = r.uniform(1.5, 20)
         rise, hold, fall = r.uniform(40, 150), r.uniform(100, 800), r.uniform(40, 120)
         self._add(_Press(r, t, p, rise, hold, fall))
@@ -419,7 +424,7 @@ class Table:
         end = self._set_down(t, m, "wall", 2, 35)
         self._pieces.append(["wall", m])
         self._snapshot(end)
-        self.truth.append((int(end), "wall"))
+        self._truth(t, end, "wall")
         self._cursor = end + 50
         self._sort()
 
@@ -436,7 +441,7 @@ class Table:
         end = self._set_down(t2, m2, "wall", 2, 35, 120, 600)
         self._pieces.append(["wall", m2])
         self._snapshot(end)
-        self.truth.append((int(end), "walls2"))
+        self._truth(t, end, "walls2", first=int(end1))
         self._cursor = end + 50
         self._sort()
 
@@ -446,9 +451,15 @@ class Table:
         end = self._set_down(t, m, "roof", 1.5, 25)
         self._pieces.append(["roof", m])
         self._snapshot(end)
-        self.truth.append((int(end), "roof"))
+        self._truth(t, end, "roof")
         self._cursor = end + 50
         self._sort()
+
+    def _truth(self, start, t, name, **more):
+        self.truth.append((int(t), name))
+        act = {"name": name, "start": int(start), "t": int(t)}
+        act.update(more)
+        self.actions.append(act)
 
     def _top_roof(self):
         for i in range(len(self._pieces) - 1, -1, -1):
@@ -466,7 +477,7 @@ class Table:
         self._rhino_idx = top if top is not None else -1
         self._rhino_off = False
         self._snapshot(end)
-        self.truth.append((int(end), "rhino"))
+        self._truth(t, end, "rhino")
         self._cursor = end + 50
         self._sort()
 
@@ -487,7 +498,7 @@ class Table:
         self._rhino_off = True
         self._snapshot(t1 + lift)
         self._ring(t1 + lift, 0.05, 0.4)
-        self.truth.append((int(t1 + lift), "rhino_lift"))
+        self._truth(t, t1 + lift, "rhino_lift")
         self._cursor = t1 + lift + 50
         self._sort()
 
@@ -511,7 +522,9 @@ class Table:
         hold = r.uniform(200, 900)
         self._add(_Press(r, t, p, r.uniform(40, 120), hold, r.uniform(40, 100)))
         t1 = t + contact + hold + r.uniform(50, 200)
+        letgo = None
         if r.random() < 0.3:
+            letgo = int(t1)
             # The hand lets go for a moment, then grips the piece again to take it back.
             t1 += r.uniform(100, 1500)
             g = r.uniform(150, 350)
@@ -520,7 +533,7 @@ class Table:
         self._add(_Lin(t + contact, t1, m, m))
         self._add(_Lin(t1, t1 + lift, m, 0.0))
         self._ring(t1 + lift, 0.05, 0.4)
-        self.truth.append((int(t1 + lift), "removed"))
+        self._truth(t, t1 + lift, "removed", kind=kind, letgo=letgo)
         self._cursor = t1 + lift + 50
         self._sort()
 
@@ -530,7 +543,7 @@ class Table:
         r = self.rng
         a = r.uniform(50, 400)
         k = (a * r.uniform(-1, 1), a * r.uniform(-1, 1), a * r.uniform(0.3, 1) * r.choice((-1, 1)))
-        self.truth.append((int(t), "bump"))
+        self._truth(t, t, "bump")
         ring = _Ring(t, 0.0, r.uniform(8, 25), r.uniform(60, 200), acc=k, ph=r.uniform(0, 6.28), inertial=True)
         self._add(ring)
         # The tower sways a little too.
@@ -544,7 +557,7 @@ class Table:
         r = self.rng
         a = r.uniform(150, 1200)
         k = (a * r.uniform(-0.5, 0.5), a * r.uniform(-0.5, 0.5), a * r.uniform(0.5, 1) * r.choice((-1, 1)))
-        self.truth.append((int(t), "knock"))
+        self._truth(t, t, "knock")
         ring = _Ring(t, 0.0, r.uniform(60, 150), r.uniform(8, 25), acc=k, ph=r.uniform(0, 6.28), inertial=True)
         self._add(ring)
         self._cursor = t + 6 * ring.tau
@@ -554,7 +567,7 @@ class Table:
         """Someone leans on the table for ``ms``: it tilts a little and shakes at first."""
         t = self._start()
         r = self.rng
-        self.truth.append((int(t), "lean"))
+        self._truth(t, t, "lean")
         tilt = r.uniform(10, 40)
         ang = r.uniform(0, 6.28)
         self._add(_Tilt(t, ms, tilt * math.cos(ang), tilt * math.sin(ang), r.uniform(200, 500)))
@@ -601,7 +614,7 @@ class Table:
             m_fall += self._rhino_m
         if m_fall <= 0:
             m_fall = 0.0
-        self.truth.append((int(onset), "collapse"))
+        self._truth(t, onset, "collapse", kind=kind)
         self.collapse_kind = kind
         grow = r.uniform(60, 200)                 # tipping before the real fall
         if kind == "on_platform":
