@@ -145,12 +145,25 @@ def ensure_dir(path):
 
 
 def cleanup(folder):
-    """Remove leftover ``*.tmp`` files in ``folder`` (call at boot); returns how many."""
+    """Remove leftover ``*.tmp`` files in ``folder`` (call at boot); returns how many.
+
+    A checked ``.tmp`` that verifies and whose target is missing is the only complete copy
+    (FAT: a cut between removing the target and the rename): it is promoted, not removed."""
     removed = 0
+    base = folder.rstrip("/") + "/"
     for name in os.listdir(folder):
-        if name.endswith(".tmp"):
-            remove(folder.rstrip("/") + "/" + name)
-            removed += 1
+        if not name.endswith(".tmp"):
+            continue
+        path = base + name
+        if not exists(path[:-4]):
+            try:
+                parse_checked(name, _read_whole(path))
+                _replace(path, path[:-4])
+                continue
+            except (OSError, CorruptFile):
+                pass
+        remove(path)
+        removed += 1
     return removed
 
 

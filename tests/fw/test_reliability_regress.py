@@ -15,3 +15,39 @@ def test_a_choice_of_numbers_is_named_in_the_error_not_an_internal_error():
     with raises(protocol.ProtocolError) as e:
         protocol.arg({"side": "hard"}, "side", protocol.STR, choices=("easy", "expert"))
     assert "easy, expert" in str(e.value)
+
+
+def _tmpdir():
+    import os
+
+    from referee import storage
+
+    base = "/tmp" if storage.exists("/tmp") else "."
+    d = base + "/rel_regress_%d" % (id(base) & 0xFFFF)
+    if storage.exists(d):
+        for name in os.listdir(d):
+            os.remove(d + "/" + name)
+    else:
+        os.mkdir(d)
+    return d
+
+
+def test_boot_cleanup_promotes_the_only_complete_copy():
+    # Found by the damaged-file runs: storage.cleanup (first thing at boot) removed every
+    # .tmp, including a complete one whose target a cut had already removed (FAT), so the
+    # promotion that read_checked documents never happened and the settings were lost.
+    import os
+
+    from referee import storage
+
+    d = _tmpdir()
+    path = d + "/options.json"
+    storage.write_atomic(path, b"payload")
+    os.rename(path, path + ".tmp")
+    with open(d + "/calib.json.tmp", "wb") as f:
+        f.write(b"rhinoref-file 1 len=99 crc32=0\nhalf")  # a torn one: removed
+    assert storage.cleanup(d) == 1
+    assert storage.read_checked(path) == b"payload"
+    assert sorted(os.listdir(d)) == ["options.json"]
+    os.remove(path)
+    os.rmdir(d)
