@@ -32,8 +32,8 @@ def test_the_harness_catches_a_resume_that_loses_an_input(monkeypatch):
 
     real = storage.read_lines
 
-    def drop_last(path):
-        lines = list(real(path))
+    def drop_last(path, *args):
+        lines = list(real(path, *args))
         return iter(lines[:-1] if path.endswith("game.jsonl") and len(lines) > 2 else lines)
 
     monkeypatch.setattr(appstore.storage, "read_lines", drop_last)

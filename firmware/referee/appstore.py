@@ -34,6 +34,7 @@ except ImportError:  # CPython
 _SEATS = const(5)
 _NO_SEAT = const(255)
 _NEVER = const(0x3FFFFFFF)
+_FAULT_MS = const(10000)  # the fault cue after a failed write (as app.FILE_FAULT_MS at boot)
 # The guided calibration from the board's menu: tare, then 3 of each piece.
 BOARD_CALIB = (("tare", 0), ("wall", 3), ("roof", 3), ("rhino", 3))
 
@@ -124,7 +125,22 @@ def save_calibration(ref):
     try:
         ref.cal.save(path)
     except OSError as err:
-        ref._emit("fault", {"file": "calib.json", "message": str(err)})
+        write_failed(ref, "calib.json", err)
+
+
+def write_failed(ref, name, err):
+    """A write to the flash failed (full, worn out): a fault event, the fault cue for a while
+    and a sentence in ``problems`` (status), so the family and the host both see it. Play
+    goes on in memory."""
+    ref._emit("fault", {"file": name, "message": str(err)})
+    text = str(err)
+    if name not in text:
+        text = "%s: %s" % (name, text)
+    if text not in ref.problems:
+        ref.problems.append(text)
+    ref._fault_until = ref._now + _FAULT_MS
+    ref._arm()
+    ref._dirty_cues()
 
 
 def boot_files(ref):
@@ -182,7 +198,7 @@ def save_options(ref):
     try:
         storage.write_atomic(path, json.dumps(d))
     except OSError as err:
-        ref._emit("fault", {"file": "options.json", "message": str(err)})
+        write_failed(ref, "options.json", err)
 
 
 def load_calibration(ref):
@@ -204,7 +220,7 @@ def log(ref, line):
     try:
         storage.append_line(_join(ref.root, "game.jsonl"), line)
     except OSError as err:
-        ref._emit("fault", {"file": "game.jsonl", "message": str(err)})
+        write_failed(ref, "game.jsonl", err)
 
 
 def archive_log(ref):
@@ -221,7 +237,7 @@ def archive_log(ref):
             storage.remove(last)
             os.rename(path, last)
         except OSError as err:
-            ref._emit("fault", {"file": "game.jsonl", "message": str(err)})
+            write_failed(ref, "game.jsonl", err)
             storage.remove(path)
 
 
@@ -234,7 +250,7 @@ def resume(ref):
     seats = None
     last_t = 0
     try:
-        for text in storage.read_lines(path):
+        for text in storage.read_lines(path, True):  # damaged bytes are reported, not lost
             status = r.feed(text)
             if seats is None and r.game is not None:
                 seats = _header_seats(text, r.game)  # the header line just read

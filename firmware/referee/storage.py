@@ -345,11 +345,12 @@ def append_line(path, line):
         raise
 
 
-def read_lines(path):
+def read_lines(path, bad_as_bytes=False):
     """Yield the complete lines of a log as str (no newline); a torn last line is skipped.
 
-    Lines that are not UTF-8 (flash damage) are skipped too. A missing file raises ``OSError``
-    (ENOENT) at the first iteration. Reads one line at a time: no whole-file buffer.
+    Lines that are not UTF-8 (flash damage) are skipped too, or with ``bad_as_bytes`` yielded
+    as bytes so that the reader can report them. A missing file raises ``OSError`` (ENOENT)
+    at the first iteration. Reads one line at a time: no whole-file buffer.
     """
     with open(path, "rb") as f:
         while True:
@@ -359,4 +360,5 @@ def read_lines(path):
             try:
                 yield raw[:-1].decode()
             except UnicodeError:
-                continue
+                if bad_as_bytes:
+                    yield raw[:-1]
