@@ -174,9 +174,9 @@ class Referee:
             appstore.resume(self)
         if self.problems:
             self._fault_until = t_ms + FILE_FAULT_MS
+        self._emit("boot", {"version": VERSION, "phase": self.phase(), "problems": self.problems})
         self._update_cues()
         self._arm()
-        self._emit("boot", {"version": VERSION, "phase": self.phase(), "problems": self.problems})
 
     # ------------------------------------------------------------------ inputs
 
