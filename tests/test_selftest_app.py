@@ -92,8 +92,10 @@ def test_protocol_start_progress_report():
     b.run(40000)
     done = b.done()
     assert done is not None and done["state"] == "done" and done["passed"] is True, done
-    assert len(done["report"]) == 15
-    for part, ok, msg in done["report"]:
+    assert done["checks"] == 15 and done["failed"] == [], done
+    report = b.cmd({"cmd": "selftest", "report": True})["selftest"]["report"]
+    assert len(report) == 15
+    for part, ok, msg in report:
         assert ok, (part, msg)
     asks = [e["ask"] for e in b.selftest_events() if "ask" in e]
     assert "press the RHINO button (every seat blinks 5 yellow LEDs)" in asks
@@ -195,7 +197,8 @@ def test_cancel_from_the_host_and_from_the_menu():
     b.run(2500)
     r = b.cmd({"cmd": "selftest", "cancel": True})
     assert r["ok"] and r["stopped"] and not r["finished"] and not r["passed"], r
-    assert [p for p, _o, _m in r["report"]] == ["HX711 load-cell amplifier", "accelerometer"]
+    assert r["checked"] == 2
+    assert b.ref.selftest_report["report"][1][0] == "accelerometer"
     assert b.ref.test is None and b.done()["state"] == "cancelled"
     b.events = []
     b.cmd({"cmd": "selftest"})
@@ -213,7 +216,9 @@ def test_missing_accelerometer_and_broken_button_reported():
     b.run(40000)
     done = b.done()
     assert done["passed"] is False
-    bad = [(p, m) for p, ok, m in done["report"] if not ok]
+    assert done["failed"] == ["accelerometer", "button DOUBLE (GP14)"], done
+    bad = [(e["part"], e["message"]) for e in b.selftest_events()
+           if "part" in e and not e["passed"]]
     assert len(bad) == 2, bad
     assert bad[0][0] == "accelerometer"
     assert bad[0][1].startswith("missing: no device answers on I2C (check SDA/SCL wiring and "
@@ -234,7 +239,9 @@ def test_dead_hx711_with_ticks_only():
     b.cmd({"cmd": "selftest", "wait_ms": 1000})
     b.run(30000, samples=False)
     done = b.done()
-    rep = dict((p, (ok, m)) for p, ok, m in done["report"])
+    assert done["passed"] is False
+    rep = dict((e["part"], (e["passed"], e["message"])) for e in b.selftest_events()
+               if "part" in e)
     assert rep["HX711 load-cell amplifier"][1].startswith("no reading within 2 s")
     assert rep["load cell under a finger"][1].startswith("not checked")
     assert rep["button MENU (GP16)"][0]  # buttons still tested

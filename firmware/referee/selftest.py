@@ -30,7 +30,11 @@ The steps, in order (docs/selftest.md has the light patterns a maker sees):
    button is pressed or 30 s pass. Holding MENU (unless MENU is the button asked for) or
    ``{"cmd": "selftest", "cancel": true}`` stops the test early.
 
-Nothing here allocates per sample beyond small ints; the module is imported only when a
+Events (``emit("selftest", fields)``, docs/selftest.md): a prompt ``{"step", "ask",
+"progress"}`` (buttons add ``"button"`` and ``"gpio"``, LEDs ``"seat"``), a verdict ``{"part",
+"passed", "message", "progress"}`` for each part as soon as it is known, and a last, small one:
+``{"state": "done", "passed", "checks", "failed": [parts]}`` or ``{"state": "cancelled", "why",
+...}``. Nothing here allocates per sample beyond small ints; the module is imported only when a
 self-test starts.
 """
 
@@ -214,7 +218,7 @@ class SelfTest:
             return
         self.cancelled = True
         self._emit({"state": "cancelled", "why": why, "passed": False,
-                    "report": self.report})
+                    "checks": 4 + len(self.buttons), "checked": len(self.report)})
         self._over(t)
 
     # -------------------------------------------------------------------- outputs
@@ -327,7 +331,9 @@ class SelfTest:
         wires = "DOUT (DT) to GP%d, SCK to GP%d" % (w.HX711_DOUT, w.HX711_SCK)
         if n == 0:
             self._part(hx, False, "no reading within %d s - check its power (VCC to 3.3 V, "
-                                  "GND) and the wires %s" % (self.rest_ms // 1000, wires))
+                                  "GND) and the wires %s; then the load cell's wires (a "
+                                  "converter stuck at one value is not read either)"
+                       % (self.rest_ms // 1000, wires))
         elif self._sat * 2 > n:
             self._part(hx, False, "the reading sits at its limit (%d) - check the load cell's "
                                   "wires: red and black to E+ and E-, the other two to A+ and "
@@ -483,7 +489,12 @@ class SelfTest:
     def _finish(self, t):
         self.step = DONE
         self._t0 = t
-        self._emit({"state": "done", "passed": self.passed(), "report": self.report})
+        # The verdicts went out one by one (part events): the last event stays small, so it
+        # never needs a big block of a fragmented heap. The whole report: {"cmd": "selftest",
+        # "report": true}.
+        failed = [r[0] for r in self.report if not r[1]]
+        self._emit({"state": "done", "passed": self.passed(), "checks": len(self.report),
+                    "failed": failed})
 
     def _over(self, t):
         self.step = _OVER

@@ -109,7 +109,9 @@ def test_everything_passes():
     assert ok and msg.split()[1] in ("149", "150"), msg  # 150 g, three samples in a row
     done = r.events[-1]
     assert done["state"] == "done" and done["passed"] is True
-    assert len(done["report"]) == 9
+    assert done["checks"] == 9 and done["failed"] == [], done
+    verdicts = [[e["part"], e["passed"], e["message"]] for e in r.events if "part" in e]
+    assert verdicts == st.report
     asks = r.asks()
     assert asks[0].startswith("keep the table still")
     assert asks[1] == "watch seat 0: its 6 LEDs light red, then green, then blue"

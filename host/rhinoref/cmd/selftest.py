@@ -103,13 +103,16 @@ class Run:
                 if "ask" in ev:
                     self.say("  -> %s" % ev["ask"])
                 elif "part" in ev:
-                    done = (ev.get("progress") or [len(self.report) + 1])[0]
+                    self.report.append([ev["part"], bool(ev.get("passed")),
+                                        ev.get("message", "")])
+                    done = (ev.get("progress") or [len(self.report)])[0]
                     self.say("  %-4s [%s/%s] %s: %s" % ("ok" if ev.get("passed") else "FAIL", done,
                                                        n, ev["part"], ev.get("message", "")))
                 if ev.get("state") in ("done", "cancelled"):
                     self.state = ev["state"]
-                    self.report = [list(r) for r in ev.get("report") or []]
                     self.passed = bool(ev.get("passed")) and self.state == "done"
+                    if self.state == "done" and len(self.report) < ev.get("checks", 0):
+                        self._fetch_report()
                     if self.state == "cancelled":
                         self.say("  the self-test was stopped on the board (%s)"
                                  % ev.get("why", "no reason given"))
@@ -117,6 +120,20 @@ class Run:
         self.cancel()
         raise BoardError("the board stopped reporting during the self-test (no report within "
                          "%d s)" % seconds)
+
+    def _fetch_report(self):
+        """A verdict went missing on the way: ask the board for the whole report."""
+        try:
+            reply = self.link.command({"cmd": "selftest", "report": True}, timeout=3.0)
+        except BoardError:
+            reply = {}
+        rows = (reply.get("selftest") or {}).get("report")
+        if reply.get("ok") and rows:
+            self.report = [list(r) for r in rows]
+        else:
+            self.passed = False
+            self.report.append(["report", False, "some verdicts did not reach the host (%s)"
+                                % reply.get("error", "no answer")])
 
     def cancel(self):
         try:

@@ -8,8 +8,8 @@ Usage::
     vb = VirtualBoard(table=table, driver=maker, speed=0)
     maker.attach(vb)                           # reads the board's event lines
     vb.start()
-    # then: rhinoref selftest --port <vb.port> --yes   (or the board menu: hold MENU, hold
-    # SEAT 0). maker.reports holds the board's final self-test events.
+    # then: rhinoref selftest --port <vb.port> --yes, or maker.from_menu() (hold MENU, then
+    # hold SEAT 0, as at the board). maker.reports holds the board's final self-test events.
 
 Like a person watching the lights, the maker reads the board's ``selftest`` event lines and
 acts a moment later (0.4-1.2 s of simulated time): presses the button asked for, pushes the
@@ -106,6 +106,11 @@ class Maker:
 
         vb.on_line = on_line
 
+    def from_menu(self):
+        """Start the self-test as a maker does at the board: hold MENU (the parent menu
+        opens), then hold SEAT 0 (docs/selftest.md). Acted out in the board's time."""
+        self._seen.append({"menu": True})
+
     def line(self, raw):
         if not raw.startswith(b'{"ev": "selftest"'):
             return
@@ -132,6 +137,11 @@ class Maker:
             self.then(t_ms)
 
     def _plan(self, t_ms, ev):
+        if ev.get("menu"):
+            self._todo.append((t_ms + 100, "press", "menu_long"))
+            self._todo.append((t_ms + 2500, "press", "seat0_long"))  # after MENU is let go
+            self._todo.sort(key=lambda x: x[0])
+            return
         later = t_ms + int(self.rng.uniform(400, 1200))
         button = ev.get("button")
         if button is not None:
