@@ -180,3 +180,30 @@ def test_from_the_board_menu(flash_image, tmp_path):
     finally:
         vb.stop()
     survived(vb)
+
+
+def test_rhinoref_board_with_a_maker_and_a_dead_hx711(flash_image, tmp_path, capsys):
+    """The command line: ``rhinoref board --maker --no-hx711`` answers ``rhinoref selftest``."""
+    d = tmp_path / "flash"
+    d.mkdir()
+    shutil.copy(flash_image, d / "flash.img")
+    proc = subprocess.Popen([str(BIN / "rhinoref"), "board", "--flash", str(d), "--maker",
+                             "--no-hx711", "--speed", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("port "), (line, proc.stderr.read() if proc.poll() else "")
+        port = line.split()[1]
+        deadline = time.monotonic() + 30
+        code = None
+        while time.monotonic() < deadline:  # until main.py has started the referee
+            code = cli.main(["selftest", "--port", port, "--yes", "--wait", "2"])
+            out, err = capsys.readouterr()
+            if "did not reply" not in err:
+                break
+        assert code == 1, out + err
+        assert "[FAIL] HX711 load-cell amplifier: no reading within 2 s" in out
+        assert "[ok]   button MENU (GP16): pressed" in out  # the maker pressed every button
+    finally:
+        proc.terminate()
+        proc.wait(10)

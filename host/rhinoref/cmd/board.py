@@ -18,6 +18,7 @@ rhinoref board --flash ~/.rhinoref/board        # prints: port /dev/pts/5
 mpremote connect /dev/pts/5 exec "print(1)"       # in another terminal
 rhinoref deploy --port /dev/pts/5
 rhinoref board --players 3 --seed 7 --speed 10  # bots play on the table, 10x real time
+rhinoref board --maker --no-accel               # then: rhinoref selftest --port /dev/pts/5
 """
 
 
@@ -36,6 +37,11 @@ def add_arguments(parser):
     parser.add_argument("--speed", type=float, default=1.0,
                         help="simulated seconds per real second (default 1: like a real "
                              "board; 0: as fast as it runs)")
+    parser.add_argument("--no-hx711", action="store_true",
+                        help="a dead HX711: no conversion ever comes (for the self-test)")
+    parser.add_argument("--maker", action="store_true",
+                        help="a simulated maker answers the self-test's prompts (presses each "
+                             "button asked for, pushes the platform with a finger)")
     parser.add_argument("--heap", type=int, default=None, metavar="KB",
                         help="MicroPython heap in KB (default: a Pico's 192 plus what the "
                              "virtual board's own modules take)")
@@ -56,15 +62,24 @@ def run(args) -> int:
     if args.speed < 0:
         raise InputError("--speed must be 0 (as fast as possible) or more")
     table = _table(args)
-    driver = None
+    driver = maker = None
     if args.players:
         from ..vboard.players import BoardBots
 
         driver = BoardBots(table, args.players, args.seed)
+    if args.maker:
+        from ..vboard.maker import Maker, PlatformHand
+
+        table = PlatformHand(table, seed=args.seed)
+        driver = maker = Maker(table, seed=args.seed, then=driver)
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     vb = VirtualBoard(flash_dir=args.flash, speed=args.speed, table=table,
                       driver=driver, accel=not args.no_accel, sps=args.sps, seed=args.seed,
-                      heap_kb=args.heap or default_heap_kb(), log=log)
+                      heap_kb=args.heap or default_heap_kb(), log=log,
+                      hx711=not args.no_hx711)
+    if maker is not None:
+        maker.attach(vb)
+        driver = maker.then
     if driver is not None:
         driver.attach(vb)
     try:
