@@ -48,7 +48,7 @@ class FakeBoard:
     """The board loop of referee.board, without hardware, behind a pty at ``path``."""
 
     def __init__(self, path, maker=None, accel=True, hx711=True, speed=25.0, phase=None,
-                 on_event=None, firmware_selftest=True):
+                 on_event=None, firmware_selftest=True, drop=None):
         app = fw("app")
         self.ref = app.Referee(root=None, sps=80, accel=accel)
         if not accel:
@@ -61,6 +61,7 @@ class FakeBoard:
         self.hx711 = hx711
         self.speed = speed
         self.on_event = on_event
+        self.drop = drop  # events never written (lost on the way)
         self.firmware_selftest = firmware_selftest
         self.rng = random.Random(3)
         self.t_ms = 0
@@ -121,7 +122,8 @@ class FakeBoard:
             self.maker.event(self, ev)
             if self.on_event is not None:
                 self.on_event(self, ev)
-            self._write(line)
+            if self.drop is None or not self.drop(ev):
+                self._write(line)
 
     def _write(self, line):
         self.lines_out.append(line)
@@ -214,6 +216,17 @@ def test_json_report(board_factory, port, capsys):
     assert rep["passed"] is False and rep["state"] == "done" and len(rep["report"]) == 15
     part, ok, msg = rep["report"][-1]
     assert part == "load cell under a finger" and not ok and msg.startswith("moved only ")
+
+
+def test_a_lost_verdict_is_fetched(board_factory, port, capsys):
+    board = board_factory(drop=lambda ev: ev.get("part") == "button DRAW (GP13)")
+    code = cli.main(["selftest", "--port", port, "--yes"])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert "[ok]   button DRAW (GP13): pressed" in out  # from the report command
+    assert "  ok   [11/15] button DRAW" not in out  # the verdict itself never came
+    assert board.commands()[-1] == {"cmd": "selftest", "report": True}
+    assert "all 15 checks passed" in out
 
 
 def test_the_person_judges_the_leds(board_factory, port, capsys, monkeypatch):
