@@ -175,7 +175,7 @@ def test_everything_passes(board_factory, port, capsys):
     assert "  -> press the SKIP button (every seat blinks 2 yellow LEDs)" in out
     assert "  -> press the platform with a finger (at least 20 g), then let go" in out
     assert "  ok   [1/15] HX711 load-cell amplifier: answers: 8" in out
-    moved = out.split("  ok   [15/15] load cell under a finger: moved ")[1].split()[0]
+    moved = out.split("  ok   [15/15] load cell under a finger: moved by ")[1].split()[0]
     assert 145 <= int(moved) <= 155, moved  # the maker pushes with 150 g
     assert "  [ok]   button MENU (GP16): pressed" in out
     assert out.rstrip().endswith("all 15 checks passed")

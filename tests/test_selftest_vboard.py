@@ -97,7 +97,7 @@ def test_everything_present_passes(flash_image, tmp_path, capsys):
     assert hx.startswith("answers: ") and 70 <= int(hx.split()[1]) <= 90, hx  # 80 +- clock
     assert rows["accelerometer"][1].startswith("sees gravity: ")
     assert "(mpu6050)" in rows["accelerometer"][1]
-    assert rows["load cell under a finger"][1].startswith("moved ")
+    assert rows["load cell under a finger"][1].startswith("moved by ")
     assert vb.maker.reports[-1]["passed"] is True
     # The strip really got the sweep: each seat alone, red, then green, then blue (GRB bytes).
     sweep = []
@@ -130,7 +130,7 @@ def test_missing_accelerometer_and_broken_button(flash_image, tmp_path, capsys):
     ok, msg = rows["accelerometer"]
     # the pin map wires a tilt switch input: without an accelerometer the firmware falls back
     # to it, and the report says so instead of passing a switch's constant 1 g
-    assert not ok and msg.startswith("not found (no device answers on I2C"), msg
+    assert not ok and msg.startswith("not found: no device answers on I2C"), msg
     assert "tilt switch on GP18 stands in (degraded mode: knocks only)" in msg
     assert "SDA to GP4, SCL to GP5" in msg
     ok, msg = rows["button SKIP (GP12)"]

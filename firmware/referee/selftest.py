@@ -371,8 +371,8 @@ class SelfTest:
                        % (why, bus))
             return
         if self.accel == "tilt":
-            self._part(name, False, "not found (%s); the tilt switch on GP%s stands in "
-                                    "(degraded mode: knocks only). If you fitted an "
+            self._part(name, False, "not found: %s. The tilt switch on GP%s stands in "
+                                    "(degraded mode: knocks only); if you fitted an "
                                     "accelerometer, check %s"
                        % (why, getattr(w, "TILT_SWITCH", "?"), bus))
             return
@@ -468,8 +468,8 @@ class SelfTest:
         if low > self._peak:
             self._peak = low
         if low >= self._thr:
-            self._part("load cell under a finger", True, "moved %d g under the finger"
-                       % int(low / self.cpg))
+            self._part("load cell under a finger", True, "moved by %d g (or more) under the "
+                                                         "finger" % int(low / self.cpg))
             self._passed_at = t
             self._say(_FINGER, {"ask": "let go of the platform"})
 
