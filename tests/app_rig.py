@@ -85,6 +85,16 @@ class Rig:
             feed(t, raw, ax, ay, az)
         self._collect()
 
+    def step(self, ms):
+        """Feed ``ms`` of samples now, whether or not table actions are still playing out."""
+        table = self.table
+        end = table.now_ms + ms
+        feed = self.ref.sample
+        while table.now_ms < end:
+            t, raw, ax, ay, az, inp = table.next_sample()
+            feed(t, raw, ax, ay, az)
+        self._collect()
+
     def press(self, name):
         self.ref.press(self.table.now_ms, name)
         self._collect()

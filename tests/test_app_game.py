@@ -228,7 +228,10 @@ def test_refused_symbol_shows_error_and_changes_nothing(tmp_path):
     start(rig, (0, 4))
     ref = rig.ref
     before = ref.game.state()
-    rig.press("draw")  # no roof waiting for a symbol
+    rig.press("draw")  # no roof waiting for a symbol: held a moment in case one is settling
+    assert rig.named("held")[-1]["symbol"] == "draw"
+    assert ref.game.state() == before
+    rig.run(3000)  # no roof came
     after = ref.game.state()
     assert after.pop("error") == "no roof is waiting for a symbol"
     assert after == before
@@ -236,6 +239,23 @@ def test_refused_symbol_shows_error_and_changes_nothing(tmp_path):
     assert rig.cues(0) == ["error", "turn_cw"]
     lines = list(storage.read_lines(str(tmp_path / "game.jsonl")))
     assert len(lines) == 1  # refused inputs are not logged: the header only
+
+
+def test_symbol_pressed_before_the_roof_settles_counts_for_that_roof(tmp_path):
+    rig = Rig(tmp_path, seed=19)
+    start(rig, (1, 2, 3))
+    ref = rig.ref
+    rig.table.place_wall()
+    rig.run(600)
+    rig.table.place_roof()
+    rig.step(rig.table.truth[-1][0] - rig.table.now_ms + 50)  # the hand has just let go
+    rig.press("skip")  # at once, before the tower stopped ringing
+    assert not any(e["in"] == "roof" for e in rig.named("input"))
+    rig.run(1000)
+    ins = [(e["in"], e.get("symbol")) for e in rig.named("input")]
+    assert ins[-2:] == [("roof", None), ("symbol", "skip")]
+    assert ref.game.turn == 2 and rig.cues(2) == ["skipped"]
+    assert not rig.named("refused")
 
 
 def test_menu_undo_false_collapse_and_declare_missed_collapse(tmp_path):

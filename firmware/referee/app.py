@@ -54,6 +54,7 @@ OVER = "over"
 
 # Timing (ms). Options can change the symbol window and the grace window.
 SYMBOL_MS = const(5000)  # a roof with no symbol press within this is plain ("none")
+EARLY_MS = const(2500)  # a symbol pressed this long before its roof settles still counts
 TIEBREAK_MS = const(3000)  # a tie-break count is entered this long after the last press
 FLASH_MS = const(3000)  # warning / error cues
 DRAW_MS = const(8000)  # "take a card" shows at most this long (or until the first piece)
@@ -124,6 +125,8 @@ class Referee:
         self._gt0 = t_ms  # board time at game time 0
         self.log_lines = [] if root is None else None  # in-memory log when there are no files
         self._sym_deadline = NEVER
+        self._early = None  # a symbol pressed before its roof settled
+        self._early_until = 0
         self._tb_count = bytearray(SEATS)  # tie-break presses not yet entered, per phys seat
         self._tb_deadline = [NEVER] * SEATS
         self._skipped = _NO_SEAT  # game seat shown "skipped" until the turn passes again
@@ -383,6 +386,11 @@ class Referee:
                                   "loser": g.loser, "hands": g.hands[:]})
         self.det.expect_rhino(bool(g.owes_rhino))
         self._dirty_cues()
+        if self._early is not None:
+            if kind == "roof" and (g.awaiting_symbol or getattr(g, "final_symbol", False)):
+                self._early_symbol(self._now if self._now > t else t)  # the held press
+            elif kind == "collapse":
+                self._early = None  # the tower fell: that press belonged to nothing
         self._arm()
 
     def _track_effects(self, t, kind, effects):
@@ -465,7 +473,21 @@ class Referee:
                 self._emit("lobby", self._lobby_fields())
                 self._dirty_cues()
             return
+        if not g.awaiting_symbol and not g.over and g.result is None and not g.double_pending:
+            # Pressed before the roof has settled (children press at once; the detector needs
+            # a moment of stillness): keep the press for EARLY_MS and apply it to that roof.
+            self._early = symbol
+            self._early_until = t + EARLY_MS
+            self._emit("held", {"symbol": symbol, "until_ms": self._early_until})
+            return
         self._input(t, "symbol", symbol=symbol, src="button")
+
+    def _early_symbol(self, t):
+        """Apply a symbol pressed just before its roof settled (or let the rules refuse it)."""
+        symbol = self._early
+        self._early = None
+        if symbol is not None and self.game is not None:
+            self._input(t, "symbol", symbol=symbol, src="button")
 
     def _lobby_seat(self, phys):
         if phys in self.joined:
@@ -566,6 +588,7 @@ class Referee:
 
     def _reset_game_cues(self):
         self._sym_deadline = NEVER
+        self._early = None
         self._skipped = self._draw_seat = self._handover = _NO_SEAT
         self._flash = _C_OFF
         self._last_turn = None
@@ -588,6 +611,8 @@ class Referee:
 
     def _timers(self, t):
         g = self.game
+        if self._early is not None and self._early_until <= t:
+            self._early_symbol(t)  # no roof came: the rules refuse it (error cue)
         if self._sym_deadline <= t:
             self._sym_deadline = NEVER
             if g is not None and g.awaiting_symbol and not g.over:
@@ -612,6 +637,8 @@ class Referee:
 
     def _arm(self):
         d = self._sym_deadline
+        if self._early is not None and self._early_until < d:
+            d = self._early_until
         for s in range(SEATS):
             if self._tb_deadline[s] < d:
                 d = self._tb_deadline[s]
