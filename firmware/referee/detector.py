@@ -103,15 +103,17 @@ class Detector:
     rest_x = 3              # at rest: |median - level| < 3 x mean |difference| (4 sd of a median)
     settle_ms = 200         # a level is settled when a window this long fits the band
     settle_min_n = 4        # ... and at least this many samples (10 SPS: 400 ms)
-    margin_g = 0.5          # a collapse: this far below what can be explained
+    margin_g = 0.25         # a collapse: this far below what can be explained (calm table)
     hand_g = 0.15           # a hand on the tower: the level this far above the resting level
     release_g = 0.5         # a hand let go: the level fell this far from the episode's peak
     steady_ms = 600         # ... else the level must stay still this long
-    hand_margin_g = 0.8     # right after a hand left, the tower rings: a collapse needs more
-    hand_ring_ms = 300
+    hand_margin_g = 0.8     # right after a hand left or a shake, the tower rings: needs more
+    hand_ring_ms = 500
     impact_g = 1.0          # an impact after a drop: at least this far above the resting level
     drop_ms = 25            # how long a drop must last beyond the threshold (80 SPS: 2 samples)
     impact_ms = 300         # cards in free fall land within this time of the drop's start
+    platform_g = 150        # the most a platform carrying the foundation card may weigh
+    acc_floor_mg = 8        # shaking below this goes unseen (MPU-6050 noise: 3 mg rms)
     acc_thr_mg = 25         # accelerometer activity: sum of |deviation| over three axes
     bump_mg = 80            # activity above this is reported as a table bump
     acc_hold_ms = 150       # shaking counts as going on this long after the last active sample
@@ -147,7 +149,7 @@ class Detector:
         self._rh = int(cal.rhino_g * g)
         w = self._w
         self._min_place = w // 2
-        self._margin = int(self.margin_g * g)
+        self._margin0 = self._margin = int(self.margin_g * g)
         self._hand_margin = int(self.hand_margin_g * g)
         self._hand = int(self.hand_g * g)
         self._release = int(self.release_g * g)
@@ -164,6 +166,12 @@ class Detector:
             if sps <= 20:
                 k = 2
         self._drop_n = k
+        # ... and half a period of the slowest table shake (8 Hz: 62 ms), at least 2 samples
+        kl = _ms_to_n(75, sps)
+        self._long_n_drop = kl if kl > k + 1 else k + 1
+        # A fall that lasts longer than half a period of the slowest table shake (8 Hz);
+        # at low rates a conversion averages the shake away and this test is not used.
+        self._dec_k = _ms_to_n(75, sps) + 1 if sps > 20 else 1 << 20
         # Ringing settle test (see _episode): the last settle window in two halves.
         rn = self._settle_n if self._settle_n >= 8 else 0
         self._rn = rn
@@ -193,7 +201,11 @@ class Detector:
 
     def _set_bands(self):
         md = self._nz >> 6
+        self._eps = md
         self._band = md * self.band_x
+        # a calm drop must stand well clear of the noise (a noisy converter: 4x datasheet)
+        m = 3 * self._band
+        self._margin = m if m > self._margin0 else self._margin0
         self._rb = md * self.rest_x
 
     # -- public state --------------------------------------------------------------------------
@@ -233,7 +245,10 @@ class Detector:
         self._quiet_sum = 0
         self._nz = self._nz_init
         self._set_bands()
+        self._set_inertia()
         self._rx = self._ry = self._rz = 0   # accelerometer rest, shifted left by _ash
+        self._act1 = self._act2 = self._amax = 0
+        self._shake_t = _NEVER
         self._acc_init = False
         self._acc_idle = 1 << 20             # samples since the accelerometer was active
         self._last_bump = _NEVER
@@ -269,8 +284,14 @@ class Detector:
             self._ry += dy
             self._rz += dz
             act = (dx if dx > 0 else -dx) + (dy if dy > 0 else -dy) + (dz if dz > 0 else -dz)
+            # The strongest shaking of the last three samples bounds the load it can move.
+            m = act if act > self._act1 else self._act1
+            self._amax = m if m > self._act2 else self._act2
+            self._act2 = self._act1
+            self._act1 = act
             if act > self.acc_thr_mg:
                 self._acc_idle = 0
+                self._shake_t = t_ms
                 if act > self.bump_mg and t_ms - self._last_bump > self.bump_gap_ms:
                     self._last_bump = t_ms
                     self._push(BUMP, t_ms)
@@ -361,9 +382,13 @@ class Detector:
         self._dip_t = t         # when the present drop began
         self._dip_quiet = True  # accelerometer quiet when it began
         self._dip_max = 0       # longest drop in this episode (samples)
+        self._lowest = 0        # deepest median below the resting level
         self._jolt = False      # the accelerometer woke during a drop that began quietly
         self._cthr = self._margin
         self._above_t = t       # last time the level was not below the resting level
+        self._dlow = y - self._base
+        self._dec_n = 0         # consecutive falling samples (new lows)
+        self._dec_miss = 0
         self._hand_t = t if y - self._base > self._hand else _NEVER
         self._al_rh = 0         # allowances of the present drop: Rhino Hero lifted,
         self._al_take = 0       # the piece just placed taken back
@@ -429,7 +454,7 @@ class Detector:
             step = level - base
             if (self._state == _FALLEN or not self._have_base or self._cn >= self._long_n
                     or (self._explained(step)
-                        and (self._released(step) or self._cn >= self._steady_n))):
+                        and (self._cn >= self._steady_n or self._released(step)))):
                 self._settled(self._ct, step, level)
 
     def _ring_settle(self, t, y, base):
@@ -486,6 +511,19 @@ class Detector:
     def _check_collapse(self, t, d, dn):
         if d > self._hand:
             self._hand_t = t
+        # How long the level has been falling, sample after sample: a table's shaking swings
+        # the load back within half a period (>= 8 Hz: 62 ms), a falling tower keeps going.
+        # (one sample that is not a new low is forgiven: an impact's ringing, a late read)
+        if d < self._dlow - self._eps:
+            self._dlow = d
+            self._dec_n += 1
+            self._dec_miss = 0
+        else:
+            self._dec_miss += 1
+            if self._dec_miss >= 2:
+                self._dec_n = 0
+                self._dec_miss = 0
+                self._dlow = d
         margin = self._margin
         if d >= -margin:
             if self._dip_n:
@@ -496,6 +534,8 @@ class Detector:
             return self._impact_after_drop(t, dn)
         if self._dip_n == 0:
             self._drop_begins(t)
+        if d < self._lowest:
+            self._lowest = d
         self._dip_n += 1
         if self._dip_n > self._dip_max:
             self._dip_max = self._dip_n
@@ -530,9 +570,21 @@ class Detector:
             return False
         if self._over_n < self._drop_n:
             return False
+        # A falling tower keeps falling; a table's shaking swings the load back within half a
+        # period. The accelerometer cannot feel a shake of a few milli-g, which still moves a
+        # heavy platform's load by a gram: a drop is trusted at once only beyond that,
+        # otherwise once it has lasted (or kept falling) longer than half a shake.
+        over = drop - self._cthr
+        if self._over_n >= self._long_n_drop or self._dec_n >= self._dec_k:
+            if self._dip_quiet or self._jolt or quiet:
+                return True
         if self._dip_quiet or self._jolt:
+            return over > (self._kin * self.acc_floor_mg) >> 6
+        # The drop began during a table bump: it must be more than the shaking can move
+        # (platform and tower pressing with their inertia), or outlast the shaking.
+        a = self._amax if self._amax < 2000 else 2000
+        if over > (self._kin * a) >> 6 or self._dec_n >= self._dec_k:
             return True
-        # The drop began during a table bump: it must outlast the shaking.
         return quiet and self._over_n >= self._drop_n + 2
 
     def _drop_begins(self, t):
@@ -554,13 +606,15 @@ class Detector:
         self._al_take = take
         allow = rh if rh > take else take
         m = self._margin
-        if self._dip_t - self._hand_t <= self._ring_ms:
-            m = self._hand_margin    # a hand just left: the tower rings
+        last = self._hand_t if self._hand_t > self._shake_t else self._shake_t
+        if self._dip_t - last <= self._ring_ms:
+            m = self._hand_margin    # a hand just left or the table shook: the tower rings
         self._cthr = allow + self._tol(allow) + m if allow else m
 
     def _impact_after_drop(self, t, dn):
         return (
             self._dip_max >= 2
+            and self._lowest < -self._impact
             and dn > self._impact
             and self._dip_quiet
             and t - self._dip_t <= self.impact_ms
@@ -588,12 +642,22 @@ class Detector:
         # masses by 1 %) plus the band (the two levels' own uncertainty).
         return (m >> 4) + self._band
 
+    def _set_inertia(self):
+        """Counts (x64) the load moves per milli-g of shaking: platform and tower mass, times
+        what survives the HX711's averaging over one conversion of a >= 8 Hz shake."""
+        m = self.platform_g + (self._base - self._zero) / self._cpg
+        if m < self.platform_g:
+            m = self.platform_g
+        att = 1.0 if self.sps > 20 else 0.35
+        self._kin = int(m * self._cpg * att * 64 / 1000)
+
     def _settled(self, t, step, level):
         state = self._state
         had_base = self._have_base
         self._state = _REST
         self._have_base = True
         self._base = level
+        self._set_inertia()
         self._quiet_n = 0
         self._quiet_sum = 0
         if state == _FALLEN or not had_base:
@@ -645,12 +709,12 @@ class Detector:
         self._bm = bm
         if _absdiff(s, bm) <= 2 * self._tol(bm):
             return best
-        if ws == 0:
+        if ws <= 1:  # (one wall already: the second one and the roof in one go)
             m = w + self._r
             if _absdiff(s, m) <= self._tol(m):
                 return _WALL_ROOF
             m += w
-            if _absdiff(s, m) <= self._tol(m):
+            if ws == 0 and _absdiff(s, m) <= self._tol(m):
                 return _WALLS2_ROOF
         return SHIFT
 

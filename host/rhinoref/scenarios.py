@@ -87,10 +87,10 @@ def script_game(table, rng, collapse=True, accidents=True, max_turns=28, symbols
         # Where in this turn the tower falls: 0 while moving Rhino Hero, 1 reaching in for a
         # wall, 2 a moment after the roof settled.
         when = rng.choice((0, 1, 1, 2, 2)) if falls else -1
-        if when == 1 and turn == 0:
-            when = 2            # nothing stands yet to fall while the first walls go up
         if when == 0 and not owe:
             when = 1
+        if when == 1 and turn == 0:
+            when = 2            # nothing stands yet to fall while the first walls go up
         gap(1200, 3500)
         if owe:
             if when == 0:

@@ -596,13 +596,22 @@ class Table:
         if kind == "roof_slide":
             first = roofs[-1]
             if r.random() < 0.6:
-                # A hand is setting a wall on the top roof when the roof slides off.
-                held = self._piece_mass("wall")
+                # A hand is setting a wall on the top roof when the roof slides off: the push
+                # stops as the roof gives way under it, and the fingers that hold the wall
+                # mostly keep it (its weight leaves the tower with the hand); a startled child
+                # sometimes lets go and it falls with the roof.
+                wall = self._piece_mass("wall")
                 contact = r.uniform(20, 60)
                 press_t = r.uniform(150, 600)
-                self._add(_Lin(t, t + contact, 0.0, held))
-                self._add(_Press(r, t, r.uniform(2, 25), 60, press_t, r.uniform(60, 150)))
+                give = r.uniform(30, 100)
                 onset = t + contact + press_t
+                self._add(_Lin(t, t + contact, 0.0, wall))
+                self._add(_Lin(t + contact, onset, wall, wall))
+                self._add(_Press(r, t, r.uniform(2, 25), contact, press_t, give))
+                if r.random() < 0.75:
+                    self._add(_Lin(onset, onset + give, wall, 0.0))
+                else:
+                    held = wall
         elif kind == "partial":
             first = r.choice(roofs[:-1]) + 1      # the floors above a lower roof fall
         elif kind == "total" and n > 3 and r.random() < 0.5:
@@ -640,7 +649,7 @@ class Table:
             t2 = onset + grow + leave
             self._add(_Collapse(onset, grow, t2, (m_fall + held) * frac, gone + held))
             if held:
-                self._add(_Lin(onset - 1, t2, held, held))
+                self._add(_Lin(onset, t2, held, held))
             self._at(t2, lambda: self._change(-gone))
             if stay > 0 or r.random() < 0.5:
                 self._add(_Impulse(onset + grow + leave * r.uniform(0.3, 1.0), max(stay, 1.0) * 0.5 / 9.81, 10))
