@@ -32,7 +32,7 @@ replayed at boot to resume after a power cut), ``last.jsonl`` (the game before),
 
 import json
 
-from referee import appstore, cues, gamelog, protocol, rules
+from referee import appcues, appstore, cues, gamelog, protocol, rules
 
 try:
     from micropython import const
@@ -69,25 +69,8 @@ SYMBOL_BUTTONS = ("reverse", "skip", "draw", "double", "rhino")
 
 # Cue ids (the order of referee.cues' table; tests/fw/test_app_core.py checks they agree).
 _C_OFF = const(0)
-_C_WAITING = const(1)
-_C_JOINED = const(2)
-_C_JOINED_EXPERT = const(3)
-_C_TURN_CW = const(4)
-_C_TURN_CCW = const(5)
-_C_SKIPPED = const(6)
-_C_DRAW = const(7)
-_C_RHINO_OWED = const(8)
-_C_DOUBLE = const(9)
-_C_HANDOVER = const(10)
-_C_TIEBREAK = const(11)
 _C_WARNING = const(12)
 _C_ERROR = const(13)
-_C_WINNER = const(14)
-_C_LOSER = const(15)
-_C_ALL_WIN = const(16)
-_C_CALIBRATING = const(17)
-_C_FAULT = const(18)
-_C_MENU = const(19)
 
 
 def _default_detector(cal, sps, accel):
@@ -178,7 +161,7 @@ class Referee:
         if self.problems:
             self._fault_until = t_ms + FILE_FAULT_MS
         self._emit("boot", {"version": VERSION, "phase": self.phase(), "problems": self.problems})
-        self._update_cues()
+        appcues.update_cues(self)
         self._arm()
 
     # ------------------------------------------------------------------ inputs
@@ -265,7 +248,7 @@ class Referee:
             return self._frame
         if self._dirty or (self._animated and t // cues.STEP_MS != self._step):
             if self._dirty:
-                self._update_cues()
+                appcues.update_cues(self)
             self._step = t // cues.STEP_MS
             cues.render_ids(self._frame, t, self._main, self._over, self._counts,
                             self.brightness)
@@ -283,13 +266,21 @@ class Referee:
         The first name fills the seat; a ``turn_*`` after it is the turn comet drawn over it.
         """
         if self._dirty:
-            self._update_cues()
-        return self._names()
+            appcues.update_cues(self)
+        return appcues.names(self)
+
+    def brightness_level(self):
+        """Index of the menu's brightness step at or below the present brightness (0-4)."""
+        i = 0
+        for k in range(len(BRIGHTNESS_LEVELS)):
+            if BRIGHTNESS_LEVELS[k] <= self.brightness:
+                i = k
+        return i
 
     def seat_counts(self):
         """Per physical seat, the number a count cue shows (tie-break count, menu level)."""
         if self._dirty:
-            self._update_cues()
+            appcues.update_cues(self)
         return list(self._counts)
 
     def pop_events(self):
@@ -526,10 +517,7 @@ class Referee:
     def _menu_choice(self, t, name):
         g = self.game
         if name == "double":
-            i = 0
-            for k in range(len(BRIGHTNESS_LEVELS)):
-                if BRIGHTNESS_LEVELS[k] <= self.brightness:
-                    i = k
+            i = self.brightness_level()
             self.brightness = BRIGHTNESS_LEVELS[(i + 1) % len(BRIGHTNESS_LEVELS)]
             appstore.save_options(self)
             self._menu_until = t + MENU_MS  # stays open for the next step
@@ -663,134 +651,6 @@ class Referee:
 
     def _dirty_cues(self):
         self._dirty = True
-
-    def _update_cues(self):
-        """Work out what every seat shows now (ids into the cue table)."""
-        self._dirty = False
-        main = self._main
-        over = self._over
-        counts = self._counts
-        for s in range(SEATS):
-            main[s] = _C_OFF
-            over[s] = 0
-            counts[s] = 0
-        g = self.game
-        if self._menu_until:
-            level = 1
-            for k in range(len(BRIGHTNESS_LEVELS)):
-                if BRIGHTNESS_LEVELS[k] <= self.brightness:
-                    level = k + 1
-            for s in range(SEATS):
-                main[s] = _C_MENU
-                counts[s] = level
-        elif self.calib is not None:
-            for s in range(SEATS):
-                main[s] = _C_CALIBRATING
-        elif g is None:
-            self._lobby_cues()
-        else:
-            self._game_cues(g)
-        if self.faults or self._fault_until:
-            turn = self._turn_phys()
-            for s in range(SEATS):
-                if s == turn and main[s] in (_C_TURN_CW, _C_TURN_CCW):
-                    over[s] = 1 if main[s] == _C_TURN_CW else 2
-                main[s] = _C_FAULT
-        if self._flash != _C_OFF and not self._menu_until:
-            if self._flash_seat == _NO_SEAT:
-                for s in range(SEATS):
-                    main[s] = self._flash
-            else:
-                p = self._phys(self._flash_seat)
-                if p != _NO_SEAT:
-                    if main[p] == _C_TURN_CW:
-                        over[p] = 1
-                    elif main[p] == _C_TURN_CCW:
-                        over[p] = 2
-                    main[p] = self._flash
-        animated = False
-        for s in range(SEATS):
-            if over[s] or cues.is_animated(main[s]):
-                animated = True
-        self._animated = animated
-        names = self._names()
-        key = (names, bytes(counts))
-        if key != self._cue_names:
-            self._cue_names = key
-            self._emit("cues", {"seats": names, "counts": list(counts)})
-
-    def _names(self):
-        out = []
-        for s in range(SEATS):
-            names = [cues.NAMES[self._main[s]]] if self._main[s] != _C_OFF else []
-            if self._over[s]:
-                names.append("turn_cw" if self._over[s] == 1 else "turn_ccw")
-            out.append(names)
-        return out
-
-    def _phys(self, gs):
-        if gs is None or gs >= len(self.seats):
-            return _NO_SEAT
-        return self.seats[gs]
-
-    def _turn_phys(self):
-        g = self.game
-        if g is None or g.over or g.result is not None:
-            return _NO_SEAT
-        return self._phys(g.turn)
-
-    def _lobby_cues(self):
-        joined_cue = _C_JOINED if self.side == "easy" else _C_JOINED_EXPERT
-        for s in range(SEATS):
-            self._main[s] = joined_cue if s in self.joined else _C_WAITING
-        if len(self.joined) >= 2:
-            self._over[self.joined[0]] = 1  # the starter: the turn comet, clockwise
-
-    def _game_cues(self, g):
-        main = self._main
-        over = self._over
-        counts = self._counts
-        if g.result is not None:
-            # Collapse (perhaps with tie-break counts owed), emptied hand or all walls used.
-            if g.result == "walls_used":
-                for gs in range(g.players):
-                    main[self.seats[gs]] = _C_ALL_WIN
-                return
-            for gs in g.winners:
-                main[self.seats[gs]] = _C_WINNER
-            if g.loser is not None:
-                main[self.seats[g.loser]] = _C_LOSER
-            if g.tiebreak_seats:
-                for gs in g.tied:
-                    p = self.seats[gs]
-                    main[p] = _C_TIEBREAK
-                    c = self._tb_count[p]
-                    if not c and g.counts[gs] is not None and self._tb_deadline[p] == NEVER:
-                        c = g.counts[gs]
-                    counts[p] = c if c < 255 else 255
-            if self._handover != _NO_SEAT and g.over:
-                main[self.seats[self._handover]] = _C_HANDOVER  # rule 7 courtesy
-            return
-        turn = self.seats[g.turn]
-        tc = _C_TURN_CW if g.direction > 0 else _C_TURN_CCW
-        task = _C_OFF
-        if g.double_pending:
-            task = _C_DOUBLE
-        elif g.owes_rhino:
-            task = _C_RHINO_OWED
-        elif self._draw_seat == g.turn:
-            task = _C_DRAW
-        if task != _C_OFF:
-            main[turn] = task
-            over[turn] = 1 if g.direction > 0 else 2
-        else:
-            main[turn] = tc
-        if self._skipped != _NO_SEAT and self._skipped != g.turn:
-            main[self.seats[self._skipped]] = _C_SKIPPED
-        if self._handover != _NO_SEAT:
-            main[self.seats[self._handover]] = _C_HANDOVER
-
-    # ------------------------------------------------------------------ calibration
 
     # ------------------------------------------------------------------ slow sample path
 
