@@ -51,3 +51,29 @@ def test_boot_cleanup_promotes_the_only_complete_copy():
     assert sorted(os.listdir(d)) == ["options.json"]
     os.remove(path)
     os.rmdir(d)
+
+
+def test_second_wall_and_roof_in_one_go_are_both_counted():
+    # Found by the soak: a player whose first wall had settled put the second wall and the
+    # roof down in one go. Wall + roof was only explained with no wall before it, so the step
+    # was "unexplained", needed 2.5 s of stillness to count, and a brisk family never gave it
+    # that: the detector stayed in one episode for minutes and missed every placement.
+    from referee import detector
+    from tracegen import Gen
+
+    gen = Gen(seed=7, sps=80)
+    gen.idle(12000)
+    gen.place(gen.cal.wall_g)
+    gen.idle(1500)
+    gen.place(gen.cal.wall_g, hold=300)
+    gen.t -= 300  # the roof comes down while the wall is still ringing
+    gen.place(gen.cal.roof_g)
+    gen.idle(3000)
+    d = detector.Detector(gen.cal, sps=80)
+    names = []
+    for t, raw, ax, ay, az in gen.samples():
+        ev = d.feed(t, raw, ax, ay, az)  # one event per sample (more wait in a queue)
+        if ev:
+            names.append(detector.EVENT_NAMES[ev])
+    placements = [n for n in names if n in ("wall", "walls2", "roof", "rhino")]
+    assert placements == ["wall", "wall", "roof"], names
