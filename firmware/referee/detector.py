@@ -105,6 +105,7 @@ class Detector:
     settle_min_n = 4        # ... and at least this many samples (10 SPS: 400 ms)
     margin_g = 0.25         # a collapse: this far below what can be explained (calm table)
     hand_g = 0.15           # a hand on the tower: the level this far above the resting level
+    push_g = 1.5            # a hand setting a piece down pushes it at least this much more
     release_g = 0.5         # a hand let go: the level fell this far from the episode's peak
     steady_ms = 600         # ... else the level must stay still this long
     hand_margin_g = 0.8     # right after a hand left or a shake, the tower rings: needs more
@@ -153,6 +154,7 @@ class Detector:
         self._hand_margin = int(self.hand_margin_g * g)
         self._hand = int(self.hand_g * g)
         self._release = int(self.release_g * g)
+        self._push_c = int(self.push_g * g)
         self._impact = int(self.impact_g * g)
         self._settle_n = _ms_to_n(self.settle_ms, sps)
         if self._settle_n < self.settle_min_n:
@@ -249,6 +251,7 @@ class Detector:
         self._rx = self._ry = self._rz = 0   # accelerometer rest, shifted left by _ash
         self._act1 = self._act2 = self._amax = 0
         self._shake_t = _NEVER
+        self._hand_t = _NEVER
         self._acc_init = False
         self._acc_idle = 1 << 20             # samples since the accelerometer was active
         self._last_bump = _NEVER
@@ -259,6 +262,8 @@ class Detector:
         self._start_episode(0, 0)
 
     def _clear_game(self):
+        self._small_t = _NEVER  # the last small rise that settled (a light hand)
+        self._small_step = 0
         self._last_t = _NEVER   # the last placement: when, what, measured step
         self._last_ev = NONE
         self._last_step = 0
@@ -389,9 +394,14 @@ class Detector:
         self._dlow = y - self._base
         self._dec_n = 0         # consecutive falling samples (new lows)
         self._dec_miss = 0
-        self._hand_t = t if y - self._base > self._hand else _NEVER
+        # A hand on the tower: when last seen (kept across episodes: a hand that rested long
+        # enough to count as a level still grabs), and in this episode (the tower rings).
+        self._hand_ep_t = _NEVER
+        if y - self._base > self._hand:
+            self._hand_t = self._hand_ep_t = t
         self._al_rh = 0         # allowances of the present drop: Rhino Hero lifted,
         self._al_take = 0       # the piece just placed taken back
+        self._slack = 0         # ... measured from under a light hand's press
         self._dip_seen = False  # a drop of about Rhino Hero's mass was seen (lift + set-down)
         self._dip_seen_t = t
         self._c0 = y            # settle window: first median, min/max/sum relative to it
@@ -510,7 +520,7 @@ class Detector:
 
     def _check_collapse(self, t, d, dn):
         if d > self._hand:
-            self._hand_t = t
+            self._hand_t = self._hand_ep_t = t
         # How long the level has been falling, sample after sample: a table's shaking swings
         # the load back within half a period (>= 8 Hz: 62 ms), a falling tower keeps going.
         # (one sample that is not a new low is forgiven: an impact's ringing, a late read)
@@ -547,7 +557,7 @@ class Detector:
             return True
         drop = -d
         if (self._al_rh and self._dip_quiet and quiet and self._cn >= self._rest_n
-                and self._ct > self._dip_t and self._near(drop, self._al_rh)):
+                and self._ct > self._dip_t and self._near_allow(drop, self._al_rh)):
             # Rhino Hero lifted: the level rested at his mass below (he may come back down
             # in this same episode).
             self._dip_seen = True
@@ -564,7 +574,7 @@ class Detector:
                 if self._jolt and self._dip_n >= self._drop_n:
                     return True
                 if self._cn >= self._rest_n and self._ct > self._dip_t and quiet:
-                    if self._near(drop, self._al_rh) or self._near(drop, self._al_take):
+                    if self._near_allow(drop, self._al_rh) or self._near_allow(drop, self._al_take):
                         return False
                     return True
             return False
@@ -594,8 +604,9 @@ class Detector:
         self._jolt = False
         self._over_n = 0
         grabbed = self._dip_t - self._hand_t <= self.grab_ms
-        # A hand that brought a new piece is not lifting Rhino Hero or taking one back.
-        brought = self._peak >= self._w + (self._w >> 1)
+        # A hand that brought a new piece (a wall and a push to set it) is not lifting Rhino
+        # Hero or taking one back (a grip to lift a piece presses little).
+        brought = self._peak >= self._w + self._push_c
         rh = 0
         if self._rhino_on and (self._expect_rhino or (grabbed and not brought)):
             rh = self._rh
@@ -606,10 +617,17 @@ class Detector:
         self._al_take = take
         allow = rh if rh > take else take
         m = self._margin
-        last = self._hand_t if self._hand_t > self._shake_t else self._shake_t
+        last = self._hand_ep_t if self._hand_ep_t > self._shake_t else self._shake_t
         if self._dip_t - last <= self._ring_ms:
             m = self._hand_margin    # a hand just left or the table shook: the tower rings
         self._cthr = allow + self._tol(allow) + m if allow else m
+        # A light hand (grabbing) that rested long enough to count as a level of its own:
+        # what it takes is measured from under its press.
+        slack = 0
+        if allow and t - self._small_t <= self.grab_ms * 2:
+            slack = self._small_step
+            self._cthr += slack
+        self._slack = slack
 
     def _impact_after_drop(self, t, dn):
         return (
@@ -628,6 +646,9 @@ class Detector:
             return self._best(s) != SHIFT
         s = -s
         return self._near2(s, self._rh) or self._near(s, self._last_step)
+
+    def _near_allow(self, drop, m):
+        return self._near(drop, m) or (self._slack and self._near(drop - self._slack, m))
 
     def _near2(self, s, m):
         return _absdiff(s, m) <= 2 * self._tol(m)
@@ -662,6 +683,9 @@ class Detector:
         self._quiet_sum = 0
         if state == _FALLEN or not had_base:
             return
+        if 0 < step < self._min_place:
+            self._small_t = t
+            self._small_step = step
         ev = self._classify(step, t)
         if ev != NONE:
             self._push(ev, t)
@@ -732,12 +756,26 @@ class Detector:
                 return SHIFT
             return self._book(best, s, t)
         if s <= -mp:
+            # Rhino Hero lifted, or the piece just placed taken back: the nearer in
+            # tolerances, Rhino Hero preferred while his move is owed.
+            # (measured also from under a light hand that rested just before: a grip)
             recent = t - self._last_t <= self.remove_ms + 2000
-            if (self._rhino_on or self._expect_rhino) and _absdiff(-s, self._rh) <= 2 * self._tol(self._rh):
+            slack = self._small_step if self._ep_t - self._small_t <= self.grab_ms * 2 else 0
+            c_rh = 1 << 29
+            c_take = 1 << 29
+            if self._rhino_on or self._expect_rhino:
+                c_rh = self._cost2(-s, slack, self._rh)
+                if not self._expect_rhino:
+                    c_rh += 128
+            if recent and self._last_step > 0:
+                c_take = self._cost2(-s, slack, self._last_step)
+                if self._expect_rhino:
+                    c_take += 256    # the turn has passed: nobody takes that piece back
+            if c_rh <= 512 and c_rh <= c_take:
                 self._rhino_on = False
                 self._last_t = _NEVER
                 return RHINO_LIFT
-            if recent and self._near(-s, self._last_step):
+            if c_take <= 512:
                 # The piece just placed was taken back: undo its bookkeeping.
                 ev = self._last_ev
                 if ev == WALL:
@@ -751,8 +789,20 @@ class Detector:
             return SHIFT
         return NONE
 
+    def _cost2(self, drop, slack, m):
+        """Distance of a drop (or of the drop less a light hand's press) to a mass, in
+        tolerances x 256."""
+        tol = self._tol(m)
+        c = (_absdiff(drop, m) << 8) // tol
+        if slack:
+            c2 = (_absdiff(drop - slack, m) << 8) // tol
+            if c2 < c:
+                c = c2
+        return c
+
     def _book(self, code, s, t):
         """A placement decided: the game's bookkeeping (the order of pieces, the last one)."""
+        self._hand_t = _NEVER    # (the hand that placed it does not grab it)
         self._last_t = t
         self._last_ev = code
         self._last_step = s

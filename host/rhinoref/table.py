@@ -239,6 +239,7 @@ class Table:
         # Accelerometer: mounting tilt and noise (MPU-6050 ~3 mg rms per axis with the DLPF).
         self._acc_rest = (rng.uniform(-30, 30), rng.uniform(-30, 30), 1000 + rng.uniform(-20, 20))
         self._acc_noise = [rng.gauss(0, 3.0) for _ in range(4099)]
+        self._cal_seed = rng.random()
         self._acc_i = 0
         # The pieces of this set.
         if masses is None:
@@ -309,8 +310,9 @@ class Table:
 
     def calibration(self):
         """The calibration the board would have learned: tare, a 100 g known mass and a few
-        placements of each piece, each with the errors a real calibration has."""
-        rng = random.Random(self.rng.random())
+        placements of each piece, each with the errors a real calibration has (the same
+        every time it is asked for)."""
+        rng = random.Random(self._cal_seed)
         cpg = self._cpg * (1 + rng.gauss(0, 0.002))
         sd = self._noise_counts / abs(self._cpg)
         offset = int(self._offset + rng.gauss(0, 0.02 + sd) * abs(self._cpg))
