@@ -237,6 +237,23 @@ def _write(line):
 _last_error = [-_ERROR_EVERY_MS, 0]  # when the last error was reported, how many since
 
 
+_OOM_REPLY = '{"ok": false, "error": "out of memory: the command was not answered, try again"}'
+
+
+def _answer(ref, t, reader):
+    """The one reply to a command line, even when the heap runs short or a bug raises: the
+    host counts on exactly one reply per line (SPEC 3.3)."""
+    try:
+        return ref.command(t, reader.take())
+    except MemoryError:
+        reader.n = 0
+        gc.collect()
+        return _OOM_REPLY  # made at import: needs no heap now
+    except Exception as err:
+        reader.n = 0
+        return protocol.error("internal error: %s" % type(err).__name__)
+
+
 def _error(t, message):
     """Report an exception the loop survived (an event line, at most one a second, with the
     number of others since); the loop goes on."""
@@ -370,7 +387,7 @@ def run(ref, hw):
                             break
                         st = reader.feed(byte[0])
                         if st == protocol.LINE:
-                            _write(ref.command(t, reader.take()))
+                            _write(_answer(ref, t, reader))
                         elif st == protocol.OVERSIZE:
                             _write(protocol.error("line too long: the limit is %d bytes"
                                                   % protocol.MAX_LINE))
