@@ -82,3 +82,32 @@ def test_a_crash_in_a_handler_is_one_error_reply(tmp_path, monkeypatch):
     ref = Referee(root=str(tmp_path), make_detector=NoDetector)
     msg = json.loads(ref.command(0, '{"cmd": "cues"}'))
     assert msg["ok"] is False and "internal error" in msg["error"]
+
+
+def test_every_line_gets_its_reply_even_when_the_heap_runs_short():
+    # Found by fuzzing the virtual board (a Pico-sized heap): when building a reply ran out
+    # of memory, the board loop survived but the line got no reply at all, and a host waiting
+    # for one timed out. Now it gets a short reply made in advance.
+    from app_rig import NoDetector
+    from rel_boardloop import Loop
+
+    from rhinoref.vboard.feed import IdleTable
+
+    loop = Loop(None, IdleTable(seed=2), make_detector=NoDetector)
+    real = loop.ref.command
+    calls = []
+
+    def command(t, line):
+        calls.append(line)
+        if len(calls) == 2:
+            raise MemoryError("memory allocation failed")
+        if len(calls) == 3:
+            raise RuntimeError("a bug")
+        return real(t, line)
+
+    loop.ref.command = command
+    loop.at(1000, lambda: loop.send(b'{"cmd": "help"}\n' * 4))
+    loop.run_until(3000)
+    replies = [json.loads(x) for x in loop.lines if x.startswith('{"ok"')]
+    assert [r["ok"] for r in replies] == [True, False, False, True]
+    assert "out of memory" in replies[1]["error"] and "internal error" in replies[2]["error"]
