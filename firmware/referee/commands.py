@@ -30,6 +30,7 @@ except ImportError:  # CPython
 
 
 TRACE_MAX_BYTES = const(262144)
+_MAX_OFFSET = const(16777216)  # beyond any file here; a bigger int cannot seek on MicroPython
 _TRACE_FLUSH = const(16)  # rows buffered before a flash write
 _PIECES = ("wall", "roof", "rhino")
 
@@ -335,7 +336,7 @@ def _options_cmd(ref, t, msg):
 def _log_cmd(ref, t, msg):
     protocol.only(msg, ("file", "offset", "max"))
     which = protocol.arg(msg, "file", protocol.STR, "game", choices=("game", "last", "trace"))
-    offset = protocol.arg(msg, "offset", protocol.INT, 0, 0)
+    offset = protocol.arg(msg, "offset", protocol.INT, 0, 0, _MAX_OFFSET)
     size = protocol.arg(msg, "max", protocol.INT, 512, 1, 1024)
     if which == "trace":
         trace_flush(ref)
