@@ -106,7 +106,7 @@ class Detector:
     margin_g = 0.25         # a collapse: this far below what can be explained (calm table)
     hand_g = 0.15           # a hand on the tower: the level this far above the resting level
     push_g = 1.5            # a hand setting a piece down pushes it at least this much more
-    release_g = 0.5         # a hand let go: the level fell this far from the episode's peak
+    release_g = 1.0         # a hand let go: the level fell this far from the episode's peak
     steady_ms = 600         # ... else the level must stay still this long
     hand_margin_g = 0.8     # right after a hand left or a shake, the tower rings: needs more
     hand_ring_ms = 500
@@ -571,7 +571,7 @@ class Detector:
                 # Maybe legitimate (Rhino Hero lifted, a piece taken back): a collapse if the
                 # cards are felt landing, or if the level comes to rest at a drop that matches
                 # neither.
-                if self._jolt and self._dip_n >= self._drop_n:
+                if self._jolt and self._dip_n >= self._long_n_drop:
                     return True
                 if self._cn >= self._rest_n and self._ct > self._dip_t and quiet:
                     if self._near_allow(drop, self._al_rh) or self._near_allow(drop, self._al_take):
@@ -611,7 +611,10 @@ class Detector:
         if self._rhino_on and (self._expect_rhino or (grabbed and not brought)):
             rh = self._rh
         take = 0
-        if grabbed and not brought and t - self._last_t <= self.remove_ms:
+        # The piece just placed, taken back by a hand that gripped it; a wall that was the
+        # last piece may also just fall over (a wall alone falling is not a collapse).
+        wall = self._last_ev == WALL or self._last_ev == WALLS2
+        if (grabbed or wall) and not brought and t - self._last_t <= self.remove_ms:
             take = self._last_step
         self._al_rh = rh
         self._al_take = take
@@ -630,8 +633,9 @@ class Detector:
         self._slack = slack
 
     def _impact_after_drop(self, t, dn):
+        # (a drop that lasted longer than half a table shake: a shake swings both ways)
         return (
-            self._dip_max >= 2
+            self._dip_max >= self._long_n_drop
             and self._lowest < -self._impact
             and dn > self._impact
             and self._dip_quiet
