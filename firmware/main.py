@@ -13,6 +13,13 @@ except ImportError:
     pass
 except OSError as err:
     print("deploy journal:", err)
+try:  # needed only once per boot: let its code go (4 KB of heap)
+    import sys
+    import referee
+
+    del sys.modules["referee.deployjournal"], referee.deployjournal, deployjournal
+except (ImportError, KeyError, AttributeError, NameError):
+    pass
 
 from machine import Pin
 
