@@ -435,18 +435,16 @@ def main():
     _load()
     hw = Hardware()
     ref = make_referee(hw)
-    from referee import commands
-
-    ref._cmds = commands
     run(ref, hw)
 
 
 def _load():
-    """Import all the code first, while the heap is still in one piece: code and its strings
+    """Import the game's code first, while the heap is still in one piece: code and its strings
     stay for good, and loading them between the referee's many small objects would leave the
     heap in fragments too small for the next module (seen on the virtual board: 60 KB free
-    but no block of 3 KB). The serial commands are loaded now for the same reason, though a
-    board without a host never uses them."""
+    but no block of 3 KB). The serial commands (9 KB on the 64-bit port) are not loaded: a
+    board without a host never uses them, and ``Referee.command`` loads them with the first
+    command line (collecting and retrying once); with the game's code alone there is room."""
     gc.collect()
-    from referee import app, commands, detector, hx711, accel  # noqa: F401
+    from referee import app, detector, hx711, accel  # noqa: F401
     gc.collect()
