@@ -156,6 +156,7 @@ class Detector:
         self._release = int(self.release_g * g)
         self._push_c = int(self.push_g * g)
         self._impact = int(self.impact_g * g)
+        self._raw_win = sps <= 20
         self._settle_n = _ms_to_n(self.settle_ms, sps)
         if self._settle_n < self.settle_min_n:
             self._settle_n = self.settle_min_n
@@ -259,7 +260,7 @@ class Detector:
         self.event_t_ms = 0
         self._expect_rhino = False
         self._clear_game()
-        self._start_episode(0, 0)
+        self._start_episode(0, 0, 0)
 
     def _clear_game(self):
         self._small_t = _NEVER  # the last small rise that settled (a light hand)
@@ -352,7 +353,7 @@ class Detector:
                         self._nz = self._nz_max
                     self._set_bands()
                 return self._pop()
-            self._start_episode(tm, y)
+            self._start_episode(tm, y, n)
         self._episode(tm, y, n)
         return self._pop()
 
@@ -377,7 +378,7 @@ class Detector:
         return code
 
     # -- episodes --------------------------------------------------------------------------------
-    def _start_episode(self, t, y):
+    def _start_episode(self, t, y, n):
         if self._state == _REST:
             self._state = _BUSY
         self._ep_t = t
@@ -404,7 +405,10 @@ class Detector:
         self._slack = 0         # ... measured from under a light hand's press
         self._dip_seen = False  # a drop of about Rhino Hero's mass was seen (lift + set-down)
         self._dip_seen_t = t
-        self._c0 = y            # settle window: first median, min/max/sum relative to it
+        # Settle window: first sample, min/max/sum relative to it. Medians at high rates (a
+        # lone wild sample does not restart it); raw samples at low rates, where a median of
+        # three repeats values and would hide a hand's wander.
+        self._c0 = n if self._raw_win else y
         self._cmin = 0
         self._cmax = 0
         self._cn = 1
@@ -414,7 +418,7 @@ class Detector:
         self._quiet_sum = 0
         rn = self._rn
         if rn:
-            # Ring buffers of the last window's medians and |differences|, halves' sums.
+            # Ring buffers of the last window's samples and |differences|, halves' sums.
             i = 0
             while i < rn:
                 self._wy[i] = y
@@ -429,7 +433,8 @@ class Detector:
     def _episode(self, t, y, n):
         base = self._base
         # Settle test: a window of medians whose range fits the band.
-        c = y - self._c0
+        v = n if self._raw_win else y
+        c = v - self._c0
         lo = self._cmin
         hi = self._cmax
         if c < lo:
@@ -442,7 +447,7 @@ class Detector:
             self._cn += 1
             self._csum += c
         else:
-            self._c0 = y
+            self._c0 = v
             self._cmin = 0
             self._cmax = 0
             self._cn = 1
@@ -576,7 +581,7 @@ class Detector:
                 if self._cn >= self._rest_n and self._ct > self._dip_t and quiet:
                     if self._near_allow(drop, self._al_rh) or self._near_allow(drop, self._al_take):
                         return False
-                    return True
+                    return drop >= self._min_place    # (less is a sway, not a piece)
             return False
         if self._over_n < self._drop_n:
             return False
