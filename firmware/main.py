@@ -17,7 +17,8 @@ try:  # needed only once per boot: let its code go (4 KB of heap)
     import sys
     import referee
 
-    del sys.modules["referee.deployjournal"], referee.deployjournal, deployjournal
+    del sys.modules["referee.deployjournal"], deployjournal
+    delattr(referee, "deployjournal")
 except (ImportError, KeyError, AttributeError, NameError):
     pass
 
