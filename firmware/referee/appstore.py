@@ -21,7 +21,7 @@ import json
 import os
 
 from referee import gamelog, protocol, rules, storage
-from referee.calibration import Calibration, Calibrator
+from referee.calibration import Calibration
 
 try:
     from micropython import const
@@ -52,6 +52,8 @@ def start_calib(ref, t, step, arg):
         seq = ref._calib_seq
         calib_cancel(ref)
         ref._calib_seq = seq
+    from referee.calibrator import Calibrator  # only while calibrating (not a game's heap)
+
     cb = Calibrator(ref.cal, sps=ref.sps)
     if step == "tare":
         cb.tare()

@@ -8,8 +8,9 @@ import random
 
 from mptest import raises
 
-from referee import calibration, storage
-from referee.calibration import Calibration, Calibrator
+from referee import calibration, calibrator, storage
+from referee.calibration import Calibration
+from referee.calibrator import Calibrator
 from referee.storage import CorruptFile
 
 
@@ -318,7 +319,7 @@ def test_learning_a_wall_from_noisy_placements():
         "place a wall (1 of 3)",
         "place a wall (2 of 3)",
         "place a wall (3 of 3)",
-        "wall learned: %s g" % calibration._fmt(cal.wall_g),
+        "wall learned: %s g" % calibrator._fmt(cal.wall_g),
     ]
     # creep of 0.01 g/s between two settled levels (about 3.5 s apart) is part of a step
     assert abs(cal.wall_g - 2.18) <= 0.05, cal.wall_g
@@ -377,7 +378,7 @@ def test_learning_rhino_hero_lifted_and_set_down():
             scale.remove(6.3)
     assert cb.state == "done"
     assert abs(cal.rhino_g - 6.3) <= 0.05
-    assert cb.prompt == "Rhino Hero learned: %s g" % calibration._fmt(cal.rhino_g)
+    assert cb.prompt == "Rhino Hero learned: %s g" % calibrator._fmt(cal.rhino_g)
 
 
 def test_learning_times_out_when_the_hand_never_leaves():
