@@ -84,7 +84,8 @@ _RAW_MIN = const(-8388608)
 _WALL_ROOF = const(10)    # internal: a wall and a roof in one episode
 _WALLS2_ROOF = const(11)  # internal: two walls and a roof in one episode
 
-_QLEN = const(4)  # queued events (a lift and a set-down can be decided on one sample)
+_QLEN = const(4)
+_HN = const(8)   # recent medians kept for the landing test  # queued events (a lift and a set-down can be decided on one sample)
 _NEVER = const(-536870912)  # -(1 << 29): "long ago" as a small int
 
 
@@ -107,6 +108,7 @@ class Detector:
     hand_g = 0.15           # a hand on the tower: the level this far above the resting level
     push_g = 1.5            # a hand setting a piece down pushes it at least this much more
     release_g = 1.0         # a hand let go: the level fell this far from the episode's peak
+    letgo_ms = 250          # a piece let go this long ago and never weighed still counts
     steady_ms = 600         # ... else the level must stay still this long
     hand_margin_g = 0.8     # right after a hand left or a shake, the tower rings: needs more
     hand_ring_ms = 500
@@ -131,6 +133,7 @@ class Detector:
         self.sps = sps
         self.accel = bool(accel)
         self._ev = array("i", [0] * _QLEN)
+        self._hy = array("i", [0] * _HN)
         self._evt = array("i", [0] * _QLEN)
         self.set_calibration(cal)
         self.reset()
@@ -157,6 +160,8 @@ class Detector:
         self._push_c = int(self.push_g * g)
         self._impact = int(self.impact_g * g)
         self._raw_win = sps <= 20
+        hn = _ms_to_n(100, sps)       # the landing test looks back 100 ms (2 samples at least)
+        self._hn = 2 if hn < 2 else _HN if hn > _HN else hn
         self._settle_n = _ms_to_n(self.settle_ms, sps)
         if self._settle_n < self.settle_min_n:
             self._settle_n = self.settle_min_n
@@ -253,6 +258,11 @@ class Detector:
         self._act1 = self._act2 = self._amax = 0
         self._shake_t = _NEVER
         self._hand_t = _NEVER
+        self._was_quiet = True
+        self._j_t = _NEVER
+        self._j_ref = 0
+        self._j_n = 0
+        self._hi = 0
         self._acc_init = False
         self._acc_idle = 1 << 20             # samples since the accelerometer was active
         self._last_bump = _NEVER
@@ -383,6 +393,7 @@ class Detector:
             self._state = _BUSY
         self._ep_t = t
         self._peak = 0          # highest level above the resting level in this episode
+        self._peak_t = t
         self._dip_n = 0         # consecutive samples below the resting level by > margin
         self._over_n = 0        # consecutive samples below the collapse threshold
         self._dip_t = t         # when the present drop began
@@ -404,6 +415,10 @@ class Detector:
         self._al_take = 0       # the piece just placed taken back
         self._slack = 0         # ... measured from under a light hand's press
         self._dip_seen = False  # a drop of about Rhino Hero's mass was seen (lift + set-down)
+        i = 0
+        while i < self._hn:      # the landing test's recent medians
+            self._hy[i] = y
+            i += 1
         self._dip_seen_t = t
         # Settle window: first sample, min/max/sum relative to it. Medians at high rates (a
         # lone wild sample does not restart it); raw samples at low rates, where a median of
@@ -457,7 +472,8 @@ class Detector:
             d = y - base
             if d > self._peak:
                 self._peak = d
-            if self._check_collapse(t, d, n - base):
+                self._peak_t = t
+            if self._check_collapse(t, d, n - base) or self._landed(t, y, d):
                 self._state = _FALLEN
                 self._push(COLLAPSE, self._dip_t)
         if self._rn and self._ring_settle(t, y, base):
@@ -516,6 +532,42 @@ class Detector:
         if self._state == _FALLEN or (self._explained(step) and self._released(step)):
             self._settled(t - self._rn * 1000 // self.sps, level - base, level)
             return True
+        return False
+
+    def _landed(self, t, y, d):
+        """A piece that never came to rest falls again: the accelerometer feels something
+        land (it was still just before) and the load stays a piece's mass below where it was
+        just before (a table shake swings back within half a period)."""
+        h = self._hy
+        i = self._hi
+        if self._acc_idle == 0 and self._was_quiet:
+            # Something hit the table: the level just before (highest of the last samples).
+            top = h[0]
+            j = 1
+            while j < self._hn:
+                if h[j] > top:
+                    top = h[j]
+                j += 1
+            # ... a piece let go: the hand's push gone a while ago, the level a piece's mass
+            step = top - self._base
+            if (step >= self._min_place and self._peak - step >= self._release
+                    and t - self._peak_t >= self.letgo_ms and self._best(step) != SHIFT):
+                self._j_t = t
+                self._j_ref = top
+                self._j_n = 0
+        self._was_quiet = self._acc_idle >= self._acc_hold
+        h[i] = y
+        i += 1
+        self._hi = 0 if i == self._hn else i
+        if t - self._j_t > self.impact_ms:
+            return False
+        if y < self._j_ref - self._min_place - self._margin:
+            self._j_n += 1
+            if self._j_n >= self._long_n_drop:
+                self._dip_t = self._j_t
+                return True
+        else:
+            self._j_n = 0
         return False
 
     def _released(self, step):
