@@ -108,6 +108,7 @@ class Detector:
     hand_g = 0.15           # a hand on the tower: the level this far above the resting level
     push_g = 1.5            # a hand setting a piece down pushes it at least this much more
     release_g = 1.0         # a hand let go: the level fell this far from the episode's peak
+    landing_ms = 600        # ... and falls within this time of the landing jolt
     letgo_ms = 250          # a piece let go this long ago and never weighed still counts
     steady_ms = 600         # ... else the level must stay still this long
     hand_margin_g = 0.8     # right after a hand left or a shake, the tower rings: needs more
@@ -559,7 +560,7 @@ class Detector:
         h[i] = y
         i += 1
         self._hi = 0 if i == self._hn else i
-        if t - self._j_t > self.impact_ms:
+        if t - self._j_t > self.landing_ms:
             return False
         if y < self._j_ref - self._min_place - self._margin:
             self._j_n += 1
