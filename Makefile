@@ -11,12 +11,13 @@ STUBS_PIN := micropython-rp2-rpi-pico-stubs==1.29.0.post1
 STUBS  := $(VENV)/mpy-stubs/.installed
 NODE   := node_modules/.installed
 
-.PHONY: sim test bench clean help
+.PHONY: sim test bench reliability clean help
 
 help:
 	@echo "make sim    - a simulated game in the terminal (no board needed)"
 	@echo "make test   - every test: rules, detector, app, host tool, firmware on MicroPython"
 	@echo "make bench  - the benchmarks under bench/, printing their figures"
+	@echo "make reliability - fuzzing, power cuts, sensor faults, 8 h soak, deploy cuts (full size)"
 
 # Reinstall whenever the pinned dependencies change.
 $(STAMP): pyproject.toml
@@ -41,6 +42,9 @@ test: $(STAMP) $(STUBS) $(NODE)
 
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+reliability: $(STAMP)
+	$(BIN)/python bench/bench_reliability.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .hypothesis
