@@ -111,3 +111,19 @@ def test_every_line_gets_its_reply_even_when_the_heap_runs_short():
     replies = [json.loads(x) for x in loop.lines if x.startswith('{"ok"')]
     assert [r["ok"] for r in replies] == [True, False, False, True]
     assert "out of memory" in replies[1]["error"] and "internal error" in replies[2]["error"]
+
+
+def test_a_refused_calibration_leaves_the_running_one_alone(tmp_path):
+    # Found by fuzzing (10,000 lines): {"cmd": "calibrate", "grams": NaN} (CPython's json reads
+    # NaN) was refused, but only after the running calibration had been cancelled.
+    from app_rig import NoDetector
+
+    from referee.app import Referee
+
+    ref = Referee(root=str(tmp_path), make_detector=NoDetector)
+    assert json.loads(ref.command(0, '{"cmd": "learn", "piece": "wall"}'))["ok"]
+    cb = ref.calib
+    r = json.loads(ref.command(10, '{"cmd": "calibrate", "grams": NaN}'))
+    assert r["ok"] is False and ref.calib is cb and cb.state == "busy"
+    assert json.loads(ref.command(20, '{"cmd": "calibrate", "grams": 100}'))["ok"]
+    assert ref.calib is not cb and cb.state == "failed"  # a good one replaces it

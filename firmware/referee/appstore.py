@@ -48,19 +48,19 @@ def _join(root, name):
 def start_calib(ref, t, step, arg):
     """Start one calibration step ("tare", "scale" with grams, or a piece with a count); a
     step still running is cancelled first (its "failed: cancelled" event says so)."""
-    if ref.calib is not None:
-        seq = ref._calib_seq
-        calib_cancel(ref)
-        ref._calib_seq = seq
     from referee.calibrator import Calibrator  # only while calibrating (not a game's heap)
 
     cb = Calibrator(ref.cal, sps=ref.sps)
     if step == "tare":
         cb.tare()
     elif step == "scale":
-        cb.known_mass(arg)
+        cb.known_mass(arg)  # a bad argument raises here, before anything has changed
     else:
         cb.learn(step, arg)
+    if ref.calib is not None:
+        seq = ref._calib_seq
+        calib_cancel(ref)
+        ref._calib_seq = seq
     ref.calib = cb
     ref._calib_step = step
     ref._special = True
