@@ -113,6 +113,7 @@ class Detector:
     steady_ms = 600         # ... else the level must stay still this long
     hand_margin_g = 0.8     # right after a hand left or a shake, the tower rings: needs more
     hand_ring_ms = 500
+    fall_g = 2.0            # a raw sample this far below, then an impact: cards smashed down
     impact_g = 1.0          # an impact after a drop: at least this far above the resting level
     drop_ms = 25            # how long a drop must last beyond the threshold (80 SPS: 2 samples)
     impact_ms = 300         # cards in free fall land within this time of the drop's start
@@ -160,6 +161,7 @@ class Detector:
         self._release = int(self.release_g * g)
         self._push_c = int(self.push_g * g)
         self._impact = int(self.impact_g * g)
+        self._fall = int(self.fall_g * g)
         self._raw_win = sps <= 20
         hn = _ms_to_n(100, sps)       # the landing test looks back 100 ms (2 samples at least)
         self._hn = 2 if hn < 2 else _HN if hn > _HN else hn
@@ -260,11 +262,15 @@ class Detector:
         self._shake_t = _NEVER
         self._hand_t = _NEVER
         self._was_quiet = True
+        self._ndev = 0          # the previous raw sample (deviation), when, quiet then
+        self._ndev_t = self._ndev_t0 = self._ndev_tp = 0
+        self._ndev_q = True
         self._j_t = _NEVER
         self._j_ref = 0
         self._j_n = 0
         self._hi = 0
         self._acc_init = False
+        self._pax = self._pay = self._paz = 0
         self._acc_idle = 1 << 20             # samples since the accelerometer was active
         self._last_bump = _NEVER
         self._qn = 0
@@ -288,12 +294,27 @@ class Detector:
         """One HX711 sample; returns an event code (NONE most of the time)."""
         # Accelerometer first: activity is the sum of deviations from the slow rest vector.
         if self.accel:
+            # The accelerometer's previous reading goes with the median (which belongs to the
+            # sample before this one): the load's story and the shaking's line up in time.
             sh = self._ash
             if not self._acc_init:
                 self._rx = ax << sh
                 self._ry = ay << sh
                 self._rz = az << sh
+                self._pax = ax
+                self._pay = ay
+                self._paz = az
                 self._acc_init = True
+            pax = self._pax
+            pay = self._pay
+            paz = self._paz
+            self._pax = ax
+            self._pay = ay
+            self._paz = az
+            ax = pax
+            ay = pay
+            az = paz
+            t_a = self._t1 if self._nseen else t_ms
             dx = ax - (self._rx >> sh)
             dy = ay - (self._ry >> sh)
             dz = az - (self._rz >> sh)
@@ -308,10 +329,10 @@ class Detector:
             self._act1 = act
             if act > self.acc_thr_mg:
                 self._acc_idle = 0
-                self._shake_t = t_ms
-                if act > self.bump_mg and t_ms - self._last_bump > self.bump_gap_ms:
-                    self._last_bump = t_ms
-                    self._push(BUMP, t_ms)
+                self._shake_t = t_a
+                if act > self.bump_mg and t_a - self._last_bump > self.bump_gap_ms:
+                    self._last_bump = t_a
+                    self._push(BUMP, t_a)
             elif self._acc_idle < 1 << 20:
                 self._acc_idle += 1
 
@@ -416,6 +437,9 @@ class Detector:
         self._al_take = 0       # the piece just placed taken back
         self._slack = 0         # ... measured from under a light hand's press
         self._dip_seen = False  # a drop of about Rhino Hero's mass was seen (lift + set-down)
+        self._ndev = 0          # the previous raw sample's deviation (see _smash)
+        self._ndev_t = self._ndev_t0 = self._ndev_tp = t
+        self._ndev_q = self._acc_idle >= self._acc_hold
         i = 0
         while i < self._hn:      # the landing test's recent medians
             self._hy[i] = y
@@ -474,9 +498,13 @@ class Detector:
             if d > self._peak:
                 self._peak = d
                 self._peak_t = t
-            if self._check_collapse(t, d, n - base) or self._landed(t, y, d):
+            dn = n - base
+            if self._check_collapse(t, d, dn) or self._landed(t, y, d) or self._smash(dn):
                 self._state = _FALLEN
                 self._push(COLLAPSE, self._dip_t)
+            self._ndev = dn
+            self._ndev_t = self._t1
+            self._ndev_q = self._acc_idle >= self._acc_hold
         if self._rn and self._ring_settle(t, y, base):
             return
         if self._cn >= self._settle_n and self._acc_idle >= self._acc_hold:
@@ -689,6 +717,20 @@ class Detector:
             slack = self._small_step
             self._cthr += slack
         self._slack = slack
+
+    def _smash(self, dn):
+        """Cards falling onto the platform within one or two conversions (10 SPS): a raw
+        sample far below, taken while the table was still, then an impact. The median of
+        three would take the pair for glitches."""
+        if (self._ndev < -self._fall and dn > self._impact and self._ndev_q
+                and self._ndev_t0 == self._ndev_tp):
+            # (one sample down from the level, the next one up: not a lift, a set-down)
+            self._dip_t = self._ndev_t0
+            return True
+        self._ndev_tp = self._ndev_t    # the sample before the previous one
+        if self._ndev >= -self._margin:
+            self._ndev_t0 = self._ndev_t    # the last sample before a drop: the onset
+        return False
 
     def _impact_after_drop(self, t, dn):
         # (a drop that lasted longer than half a table shake: a shake swings both ways)
