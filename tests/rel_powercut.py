@@ -286,7 +286,7 @@ def session(cuts=100, seed=1, mode="bytes", p_cut=0.35, p_boot_cut=0.1, max_acti
     max_actions = max_actions or cuts * 40
     with flash.installed():
         t = 1000
-        ref = _boot(t)
+        ref = _reboot(rep, flash, t, rng, 1.0)  # the very first boot may be cut too (mkdir)
         while rep.cuts < cuts and rep.actions < max_actions:
             act = choose(ref, rng)
             rep.actions += 1

@@ -256,6 +256,11 @@ def fuzz_vboard(img, work, lines=500, seed=1):
                 continue
             sent += 1
             before = _ok(tally, port.command({"cmd": "status"}))
+            if before and before["options"]["symbol_ms"]:
+                # a fuzz line set a symbol window again: switch it off, so that no timer
+                # moves the game while a line is judged
+                port.command({"cmd": "options", "symbol_ms": 0})
+                before = _ok(tally, port.command({"cmd": "status"}))
             port.write(line + b"\n")
             reply = port.reply(timeout=15)
             if reply is None:
