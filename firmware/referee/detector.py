@@ -113,6 +113,7 @@ class Detector:
     steady_ms = 600         # ... else the level must stay still this long
     hand_margin_g = 0.8     # right after a hand left or a shake, the tower rings: needs more
     hand_ring_ms = 500
+    cfall_g = 0.5           # a continuous fall from a piece just brought, past the old level
     fall_g = 2.0            # a raw sample this far below, then an impact: cards smashed down
     impact_g = 1.0          # an impact after a drop: at least this far above the resting level
     drop_ms = 25            # how long a drop must last beyond the threshold (80 SPS: 2 samples)
@@ -162,6 +163,7 @@ class Detector:
         self._push_c = int(self.push_g * g)
         self._impact = int(self.impact_g * g)
         self._fall = int(self.fall_g * g)
+        self._cfall = int(self.cfall_g * g)
         self._raw_win = sps <= 20
         hn = _ms_to_n(100, sps)       # the landing test looks back 100 ms (2 samples at least)
         self._hn = 2 if hn < 2 else _HN if hn > _HN else hn
@@ -648,6 +650,11 @@ class Detector:
             # in this same episode).
             self._dip_seen = True
             self._dip_seen_t = self._dip_t
+        if (self._dec_n >= self._dec_k and drop > self._cfall and not self._al_rh
+                and not self._al_take and self._dip_quiet and self._peak >= self._w + self._push_c):
+            # A hand brought a piece and the level has been falling ever since, past the old
+            # level: not a hand letting go (the piece would stay), the tower is going.
+            return True
         if drop > self._cthr:
             self._over_n += 1
         else:
@@ -749,7 +756,13 @@ class Detector:
         if s > 0:
             return self._best(s) != SHIFT
         s = -s
-        return self._near2(s, self._rh) or self._near(s, self._last_step)
+        if self._near2(s, self._rh) or self._near(s, self._last_step):
+            return True
+        if self._ep_t - self._small_t <= self.grab_ms * 2:
+            # measured from under a light hand that rested just before (a grip)
+            s -= self._small_step
+            return self._near2(s, self._rh) or self._near(s, self._last_step)
+        return False
 
     def _near_allow(self, drop, m):
         return self._near(drop, m) or (self._slack and self._near(drop - self._slack, m))
