@@ -190,6 +190,8 @@ def part_soak(size, work, seed):
                                                                   f["false_in_quiet"]))
     if f["heap_growth"] > HEAP_SLACK:
         bad.append("soak: heap grew %d bytes after the first game" % f["heap_growth"])
+    if hours >= 8 and f["heap_trend_bytes_per_game"] > 4:
+        bad.append("soak: heap trend %+.1f bytes per game" % f["heap_trend_bytes_per_game"])
     if f["missed"]:
         bad.append("soak: %d placements or collapses missed" % f["missed"])
     return f, bad

@@ -26,6 +26,7 @@ def test_an_hour_of_play_on_micropython(micropython, tmp_path):
     assert f["false"] == 0, f["false_first"]
     assert f["missed"] == 0, f["missed_first"]
     assert f["heap_growth"] <= HEAP_SLACK, f
+    assert abs(f["heap_trend_bytes_per_game"]) < 50, f  # (the 8-hour run: < 4)
     assert f["heap_marks"] >= 6
     # the game logs are on "flash" (the last one archived when the lobby opened)
     for name in ("game.jsonl", "last.jsonl"):

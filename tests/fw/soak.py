@@ -23,6 +23,7 @@ the menu. They follow the board (its ``game`` state), as a family follows the li
 
 import gc
 import json
+from array import array
 import math
 import random
 import sys
@@ -216,7 +217,9 @@ class Soak:
         self.end_ms = int(hours * 3600000)
         self.presses = []  # (t, name), in time order
         self.detected = []  # (t_ms, event)
-        self.heap = []
+        # heap marks in an array made up front: a growing list would be a leak of our own
+        self._heap = array("i", bytearray(4 * (int(hours * 100) + 20)))
+        self.marks = 0
         self.games = 0
         self.counted = None  # the last game counted
         self.bad_starts = 0  # the buttons did not start the game the family meant
@@ -267,7 +270,9 @@ class Soak:
     def heap_mark(self):
         self.judge()
         gc.collect()
-        self.heap.append(gc.mem_alloc())
+        if self.marks < len(self._heap):
+            self._heap[self.marks] = gc.mem_alloc()
+            self.marks += 1
 
     def play(self):
         self.wait(12000)  # power on; the family sits down
@@ -434,9 +439,23 @@ def main(argv):
     s = Soak(root, hours, seed)
     s.play()
     s.heap_mark()
-    heap = s.heap
+    heap = list(s._heap[: s.marks])
     first = heap[1] if len(heap) > 1 else heap[0]  # at the lobby after the first game
     later = heap[2:] if len(heap) > 2 else heap[1:]
+    # a leak shows as a trend: least-squares slope over the games after the first, and the
+    # mean of the first and the last ten marks
+    n = len(later)
+    slope = 0.0
+    if n > 2:
+        mx = (n - 1) / 2.0
+        my = sum(later) / n
+        sxy = 0.0
+        sxx = 0.0
+        for i in range(n):
+            sxy += (i - mx) * (later[i] - my)
+            sxx += (i - mx) * (i - mx)
+        slope = sxy / sxx
+    k = min(10, n) or 1
     out = {
         "hours": hours, "seed": seed, "samples": s.table.samples, "games": s.games,
         "bad_starts": s.bad_starts,
@@ -447,6 +466,9 @@ def main(argv):
         "heap_after_first_game": first, "heap_max_later": max(later) if later else first,
         "heap_min_later": min(later) if later else first, "heap_last": heap[-1],
         "heap_growth": (max(later) - first) if later else 0, "heap_marks": len(heap),
+        "heap_trend_bytes_per_game": round(slope, 2),
+        "heap_mean_first10": sum(later[:k]) // k if later else first,
+        "heap_mean_last10": sum(later[-k:]) // k if later else first,
         "gc_free_last": gc.mem_free(), "wall_s": time.time() - t0,
     }
     print(json.dumps(out))
