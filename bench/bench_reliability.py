@@ -198,16 +198,33 @@ def part_soak(size, work, seed):
 
 
 def part_deploy(size, work, seed):
+    r = {}
+    bad = []
+    # The deploy tests' fake board (tests/test_deploy.py): a cut after every flash operation
+    # and after every command, each followed by a reboot.
+    import test_deploy
+
+    t0 = time.time()
+    try:
+        test_deploy.test_power_cut_after_any_operation_leaves_old_or_new_never_a_mix()
+        test_deploy.test_cable_cut_between_any_two_commands_leaves_old_or_new()
+        fake = "ok"
+    except Exception as err:  # noqa: BLE001 - an assertion: a mix
+        fake = repr(err)[:300]
+        bad.append("fake-board deploy cuts: %s" % fake)
+    r["fake_board"] = {"power_cut_points": test_deploy._count_mutations() + 1,
+                       "result": fake, "seconds": round(time.time() - t0, 1)}
     if not _has_micropython():
-        return {"skipped": "no MicroPython unix port"}, []
+        r["vboard"] = {"skipped": "no MicroPython unix port"}
+        return r, bad
     from rel_vboard import deploy_cuts
 
     t0 = time.time()
-    r = deploy_cuts(work, cuts=max(3, size // 500), seed=seed)
-    r["seconds"] = round(time.time() - t0, 1)
-    bad = []
-    if r["bad"] or r["failed_boot"] or r["old"] + r["new"] != r["cuts"]:
-        bad.append("deploy cuts: %s %s" % (r["bad"][:2], r["failed_boot"][:2]))
+    v = deploy_cuts(work, cuts=max(3, size // 500), seed=seed)
+    v["seconds"] = round(time.time() - t0, 1)
+    r["vboard"] = v
+    if v["bad"] or v["failed_boot"] or v["old"] + v["new"] != v["cuts"]:
+        bad.append("deploy cuts: %s %s" % (v["bad"][:2], v["failed_boot"][:2]))
     return r, bad
 
 
