@@ -289,6 +289,7 @@ class Detector:
         self._last_step = 0
         self._rhino_on = False
         self._walls_since_roof = 0
+        self._ws_before = 0
         self._placed = 0
 
     # -- the per-sample path ---------------------------------------------------------------------
@@ -899,6 +900,8 @@ class Detector:
                     self._walls_since_roof -= 1
                 elif ev == WALLS2:
                     self._walls_since_roof -= 2
+                elif ev == ROOF:
+                    self._walls_since_roof = self._ws_before
                 elif ev == RHINO:
                     self._rhino_on = False
                 self._last_t = _NEVER
@@ -928,6 +931,7 @@ class Detector:
         elif code == WALLS2:
             self._walls_since_roof += 2
         elif code == ROOF:
+            self._ws_before = self._walls_since_roof
             self._walls_since_roof = 0
             self._expect_rhino = False   # the move stays owed only until a roof lands
         else:
