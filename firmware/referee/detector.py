@@ -419,6 +419,7 @@ class Detector:
         self._ep_t = t
         self._peak = 0          # highest level above the resting level in this episode
         self._peak_t = t
+        self._rpeak = 0         # ... raw samples too at low rates (a hand that brought a piece)
         self._dip_n = 0         # consecutive samples below the resting level by > margin
         self._over_n = 0        # consecutive samples below the collapse threshold
         self._dip_t = t         # when the present drop began
@@ -502,6 +503,11 @@ class Detector:
                 self._peak = d
                 self._peak_t = t
             dn = n - base
+            # (the raw peak too: at 10 SPS a short push lasts one or two conversions, which
+            # the median may not show)
+            pk = dn if self._raw_win and dn > d else d
+            if pk > self._rpeak:
+                self._rpeak = pk
             if self._check_collapse(t, d, dn) or self._landed(t, y, d) or self._smash(dn):
                 self._state = _FALLEN
                 self._push(COLLAPSE, self._dip_t)
@@ -652,7 +658,7 @@ class Detector:
             self._dip_seen = True
             self._dip_seen_t = self._dip_t
         if (self._dec_n >= self._dec_k and drop > self._cfall and not self._al_rh
-                and not self._al_take and self._dip_quiet and self._peak >= self._w + self._push_c):
+                and not self._al_take and self._dip_quiet and self._rpeak >= self._w + self._push_c):
             # A hand brought a piece and the level has been falling ever since, past the old
             # level: not a hand letting go (the piece would stay), the tower is going.
             return True
@@ -700,7 +706,7 @@ class Detector:
         grabbed = self._dip_t - self._hand_t <= self.grab_ms
         # A hand that brought a new piece (a wall and a push to set it) is not lifting Rhino
         # Hero or taking one back (a grip to lift a piece presses little).
-        brought = self._peak >= self._w + self._push_c
+        brought = self._rpeak >= self._w + self._push_c
         rh = 0
         if self._rhino_on and (self._expect_rhino or (grabbed and not brought)):
             rh = self._rh

@@ -118,8 +118,11 @@ def script_game(table, rng, collapse=True, accidents=True, max_turns=28, symbols
         gap()
         piece(table.place_roof)
         if when == 2:
-            table.idle(rng.randint(200, 1800))
-            table.collapse(kind)
+            # The roof slides off on its own a moment after it was let go, or under the next
+            # player's hand setting a wall on it (after the symbol: not within 0.5 s).
+            hand = kind == "roof_slide" and rng.random() < 0.6
+            table.idle(rng.randint(500, 2200) if hand else rng.randint(200, 1800))
+            table.collapse(kind, hand=hand)
             break
         # The symbol comes 0.5-2.2 s after the roof settles.
         table.idle(rng.randint(500, 2200))

@@ -580,8 +580,10 @@ class Table:
         self._cursor = t + ms
         self._sort()
 
-    def collapse(self, kind="total"):
-        """The tower (or part of it) falls; truth records the onset."""
+    def collapse(self, kind="total", hand=None):
+        """The tower (or part of it) falls; truth records the onset. ``hand``: for a roof
+        slide, whether a hand is setting a wall on the top roof when it slides (None: 60 %
+        of the time)."""
         if kind not in COLLAPSE_KINDS:
             raise ValueError("collapse kind must be one of " + ", ".join(COLLAPSE_KINDS))
         r = self.rng
@@ -597,7 +599,8 @@ class Table:
         held = 0.0          # a wall in the hand that goes down with a sliding roof
         if kind == "roof_slide":
             first = roofs[-1]
-            if r.random() < 0.6:
+            u = r.random()
+            if (u < 0.6) if hand is None else hand:
                 # A hand is setting a wall on the top roof when the roof slides off: the push
                 # stops as the roof gives way under it, and the fingers that hold the wall
                 # mostly keep it (its weight leaves the tower with the hand); a startled child
