@@ -127,3 +127,25 @@ def test_a_refused_calibration_leaves_the_running_one_alone(tmp_path):
     assert r["ok"] is False and ref.calib is cb and cb.state == "busy"
     assert json.loads(ref.command(20, '{"cmd": "calibrate", "grams": 100}'))["ok"]
     assert ref.calib is not cb and cb.state == "failed"  # a good one replaces it
+
+
+def test_out_of_memory_in_a_handler_is_not_called_a_refusal(monkeypatch):
+    # Found by fuzzing the virtual board: an input applied, then its reply ran out of heap and
+    # came back as "internal error: MemoryError" - as if refused, though the game had moved.
+    # The board now says it could not answer and that status tells what happened.
+    from app_rig import NoDetector
+    from rel_boardloop import Loop
+
+    from referee import commands
+    from rhinoref.vboard.feed import IdleTable
+
+    def starved(ref, t, msg):
+        raise MemoryError("memory allocation failed, allocating 1200 bytes")
+
+    monkeypatch.setitem(commands._COMMANDS, "cues", starved)
+    loop = Loop(None, IdleTable(seed=3), make_detector=NoDetector)
+    loop.at(1000, lambda: loop.send(b'{"cmd": "cues"}\n{"cmd": "help"}\n'))
+    loop.run_until(2000)
+    replies = [json.loads(x) for x in loop.lines if x.startswith('{"ok"')]
+    assert [r["ok"] for r in replies] == [False, True]
+    assert "out of memory" in replies[0]["error"] and "status" in replies[0]["error"]

@@ -237,7 +237,8 @@ def _write(line):
 _last_error = [-_ERROR_EVERY_MS, 0]  # when the last error was reported, how many since
 
 
-_OOM_REPLY = '{"ok": false, "error": "out of memory: the command was not answered, try again"}'
+_OOM_REPLY = ('{"ok": false, "error": "out of memory: no reply could be made; ask for status '
+              'to see whether the command was carried out"}')
 
 
 def _answer(ref, t, reader):

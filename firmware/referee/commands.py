@@ -86,6 +86,8 @@ def command(ref, t_ms, line):
         return protocol.error(str(err))
     except OSError as err:
         return protocol.error("flash: %s" % err)
+    except MemoryError:
+        raise  # the board loop answers it with a reply made in advance (referee.board)
     except Exception as err:  # never let a command kill the loop; KeyboardInterrupt passes
         return protocol.error("internal error: %s: %s" % (type(err).__name__, err))
     if fields is None:
