@@ -273,6 +273,7 @@ class Detector:
         self._hi = 0
         self._acc_init = False
         self._pax = self._pay = self._paz = 0
+        self._act_now = 0
         self._acc_idle = 1 << 20             # samples since the accelerometer was active
         self._last_bump = _NEVER
         self._qn = 0
@@ -311,6 +312,12 @@ class Detector:
             pax = self._pax
             pay = self._pay
             paz = self._paz
+            # (this reading's own activity, for the newest raw sample: see _smash)
+            dx = ax - (self._rx >> sh)
+            dy = ay - (self._ry >> sh)
+            dz = az - (self._rz >> sh)
+            self._act_now = ((dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)
+                             + (dz if dz > 0 else -dz))
             self._pax = ax
             self._pay = ay
             self._paz = az
@@ -367,9 +374,13 @@ class Detector:
         if self._state == _REST:
             d = y - self._base
             rb = self._rb
-            if -rb < d < rb and self._acc_idle >= self._acc_hold:
+            dn = n - self._base
+            fall = self._fall
+            if -rb < d < rb and self._acc_idle >= self._acc_hold and (
+                    not self._raw_win or -fall < dn < fall):
                 # Fast path: at rest. Zero tracking follows creep and drift only here, and the
-                # noise floor is measured (a lone spike's jump is left out).
+                # noise floor is measured (a lone spike's jump is left out). (A raw sample far
+                # off, not a glitch, may be cards smashing down within one conversion.)
                 if e < 0:
                     e = -e
                 nz = self._nz
@@ -513,7 +524,7 @@ class Detector:
                 self._push(COLLAPSE, self._dip_t)
             self._ndev = dn
             self._ndev_t = self._t1
-            self._ndev_q = self._acc_idle >= self._acc_hold
+            self._ndev_q = self._acc_idle >= self._acc_hold and self._act_now <= self.acc_thr_mg
         if self._rn and self._ring_settle(t, y, base):
             return
         if self._cn >= self._settle_n and self._acc_idle >= self._acc_hold:
@@ -735,10 +746,14 @@ class Detector:
     def _smash(self, dn):
         """Cards falling onto the platform within one or two conversions (10 SPS): a raw
         sample far below, taken while the table was still, then an impact. The median of
-        three would take the pair for glitches."""
-        if (self._ndev < -self._fall and dn > self._impact and self._ndev_q
-                and self._ndev_t0 == self._ndev_tp):
-            # (one sample down from the level, the next one up: not a lift, a set-down)
+        three would take the pair for glitches. (At high rates the fall lasts many samples.)"""
+        if not self._raw_win:
+            return False
+        if (self._ndev < -self._fall and dn > self._impact and dn > -self._ndev
+                and self._ndev_q and self._ndev_t0 == self._ndev_tp):
+            # (one sample down from the level, the next one up: not a lift, a set-down; the
+            # impact harder than the fall was deep: not a table shake swinging back, which
+            # the accelerometer, read once per conversion, may miss at 10 SPS)
             self._dip_t = self._ndev_t0
             return True
         self._ndev_tp = self._ndev_t    # the sample before the previous one
