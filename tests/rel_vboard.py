@@ -237,6 +237,7 @@ def fuzz_vboard(img, work, lines=500, seed=1):
     tally.missing = 0
     tally.missing_lines = []
     tally.status_failed = []  # status replies that were not ok (out of memory) or missing
+    tally.oom_replies = []  # fuzz lines answered "out of memory" (the heap, not the line)
     tally.board_errors = []
     tally.unchecked = 0
     try:
@@ -276,6 +277,10 @@ def fuzz_vboard(img, work, lines=500, seed=1):
                 continue
             phase = before["phase"] if before else "?"
             tally.count(kind, line, msg, phase)
+            if not msg["ok"] and msg["error"].startswith("out of memory"):
+                # not a refusal: the board could not answer (the heap); counted on its own
+                tally.oom_replies.append(line[:120])
+                continue
             if not msg["ok"] and before is not None:
                 after = _ok(tally, port.command({"cmd": "status"}))
                 if after is None:
@@ -294,9 +299,11 @@ def fuzz_vboard(img, work, lines=500, seed=1):
         port.close()
     finally:
         vb.stop()
-    out = bytes(vb.output)
-    tally.output_problems = [w for w in (b"Traceback", b"MemoryError", b"MPY: soft reboot")
-                             if w in out]
+    tally.output_problems = []
+    for line in list(vb.lines):  # printed outside the protocol: a traceback, a reboot
+        if not line.startswith(b"{") and (b"Traceback" in line or b"Error" in line
+                                          or b"soft reboot" in line):
+            tally.output_problems.append(line[:200].decode(errors="replace"))
     tally.boots = len(vb.boots)
     return tally
 
