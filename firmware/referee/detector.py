@@ -257,6 +257,7 @@ class Detector:
         self._quiet_n = 0
         self._quiet_sum = 0
         self._nz = self._nz_init
+        self._enz = self._nz_init   # the same, measured during episodes (see feed)
         self._set_bands()
         self._set_inertia()
         self._rx = self._ry = self._rz = 0   # accelerometer rest, shifted left by _ash
@@ -400,6 +401,19 @@ class Detector:
                     self._set_bands()
                 return self._pop()
             self._start_episode(tm, y, n)
+        elif self._acc_idle >= self._acc_hold:
+            # The noise floor during episodes too, for a converter noisier than measured so
+            # far (nothing would ever look still): an episode that has not settled for the
+            # long settle time with the table still raises the floor to what it sees.
+            if e < 0:
+                e = -e
+            enz = self._enz
+            if e < (enz >> 3):
+                self._enz = enz = enz + e - (enz >> 6)
+            if tm - self._ep_t > self.long_settle_ms and enz > self._nz + (self._nz >> 2):
+                self._nz = enz if enz < self._nz_max else self._nz_max
+                self._set_bands()
+                self._ep_t = tm
         self._episode(tm, y, n)
         return self._pop()
 
