@@ -84,6 +84,8 @@ _RAW_MIN = const(-8388608)
 _WALL_ROOF = const(10)    # internal: a wall and a roof in one episode
 _WALLS2_ROOF = const(11)  # internal: two walls and a roof in one episode
 
+_CANDIDATES = (WALL, WALLS2, ROOF, RHINO)   # (a constant tuple: no allocation per call)
+
 _QLEN = const(4)
 _HN = const(8)   # recent medians kept for the landing test  # queued events (a lift and a set-down can be decided on one sample)
 _NEVER = const(-536870912)  # -(1 << 29): "long ago" as a small int
@@ -160,6 +162,7 @@ class Detector:
         self._hand_margin = int(self.hand_margin_g * g)
         self._hand = int(self.hand_g * g)
         self._release = int(self.release_g * g)
+        self._plat_c = int(self.platform_g * g)
         self._push_c = int(self.push_g * g)
         self._impact = int(self.impact_g * g)
         self._fall = int(self.fall_g * g)
@@ -818,12 +821,16 @@ class Detector:
 
     def _set_inertia(self):
         """Counts (x64) the load moves per milli-g of shaking: platform and tower mass, times
-        what survives the HX711's averaging over one conversion of a >= 8 Hz shake."""
-        m = self.platform_g + (self._base - self._zero) / self._cpg
-        if m < self.platform_g:
-            m = self.platform_g
-        att = 1.0 if self.sps > 20 else 0.35
-        self._kin = int(m * self._cpg * att * 64 / 1000)
+        what survives the HX711's averaging over one conversion of a >= 8 Hz shake (about a
+        third at 10 SPS). Integers only: it runs at every new level."""
+        m = self._base - self._zero
+        if m < 0:
+            m = 0
+        m += self._plat_c           # counts; x64 stays below 2**30 for a 1 kg cell
+        if self.sps > 20:
+            self._kin = (m * 64) // 1000
+        else:
+            self._kin = (m * 64) // 1000 * 7 // 20
 
     def _settled(self, t, step, level):
         state = self._state
@@ -863,7 +870,7 @@ class Detector:
         best = NONE
         best_cost = 1 << 29
         bm = w
-        for code in (WALL, WALLS2, ROOF, RHINO):
+        for code in _CANDIDATES:
             if code == WALL:
                 m = w
                 odd = ws >= 2 or owed

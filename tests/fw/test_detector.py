@@ -239,3 +239,44 @@ def test_no_allocation_per_sample_on_micropython():
         n += 1
     after = gc.mem_alloc()
     assert after - before <= 64, "allocated %d bytes over 10,000 samples" % (after - before)
+
+
+def test_no_allocation_through_placements_bumps_and_a_collapse_on_micropython():
+    # Episodes too (settle windows, collapse tests, the landing and ringing tests): nothing
+    # per sample; an event may cost a few bytes of bookkeeping at most.
+    if sys.implementation.name != "micropython":
+        return
+    import gc
+    from array import array
+
+    g = Gen(seed=3, sps=80, spikes=0.001, drift_g=0.5)
+    g.idle(1500)
+    for _ in range(6):
+        g.place(2.2)
+        g.idle(1200)
+        g.place(4.8)
+        g.idle(1200)
+    g.bump(mg=300)
+    g.idle(1000)
+    g.collapse(20.0)
+    g.idle(1500)
+    cols = [array("i") for _ in range(5)]
+    for row in g.samples():
+        for k in range(5):
+            cols[k].append(row[k])
+    tt, rr, xx, yy, zz = cols
+    d = detector.Detector(g.cal, sps=80)
+    for i in range(300):
+        d.feed(tt[i], rr[i], xx[i], yy[i], zz[i])
+    n = len(tt)
+    evs = 0
+    gc.collect()
+    before = gc.mem_alloc()
+    i = 300
+    while i < n:
+        if d.feed(tt[i], rr[i], xx[i], yy[i], zz[i]):
+            evs += 1
+        i += 1
+    after = gc.mem_alloc()
+    assert evs >= 12, evs      # 12 placements, a bump, the collapse
+    assert after - before <= 256, "allocated %d bytes over %d samples" % (after - before, n - 300)
