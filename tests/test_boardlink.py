@@ -11,6 +11,7 @@ import serial
 from boardfakes import BoardEnv, FakeFS, PtyApp, PtyRawRepl
 from rhinoref import boardlink
 from rhinoref.boardlink import AppLink, BoardError, choose_port, close_board, find_ports, open_board
+from rhinoref.errors import RhinorefError
 
 
 def port(device, vid=None, pid=None, description="n/a"):
@@ -251,3 +252,15 @@ def test_command_must_be_a_dict_with_cmd(app):
     with AppLink(board.path) as link:
         with pytest.raises(ValueError):
             link.command("status")
+
+
+def test_idle_status_refuses_a_game_in_play_and_a_refused_status(app):
+    phases = iter([{"ok": True, "phase": "lobby"}, {"ok": True, "phase": "play"},
+                   {"ok": False, "error": "busy"}])
+    board = app(lambda cmd: next(phases))
+    with AppLink(board.path) as link:
+        assert link.idle_status("calibrating")["phase"] == "lobby"
+        with pytest.raises(RhinorefError, match="game is in play.*before calibrating"):
+            link.idle_status("calibrating")
+        with pytest.raises(BoardError, match="refused 'status': busy"):
+            link.idle_status("the self-test")

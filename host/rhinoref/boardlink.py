@@ -53,7 +53,7 @@ from collections import deque
 import serial
 import serial.tools.list_ports as list_ports
 
-from .errors import BoardError
+from .errors import BoardError, RhinorefError
 
 VID_RASPBERRY_PI = 0x2E8A
 VID_MICROPYTHON = 0xF055
@@ -401,6 +401,17 @@ class AppLink:
             if time.monotonic() >= deadline:
                 self._late += 1
                 raise BoardError(self._no_reply(msg.get("cmd"), timeout))
+
+    def idle_status(self, purpose: str) -> dict:
+        """The board's status, refused while a game is in play: ``purpose`` (calibrating, the
+        self-test) would disturb it."""
+        st = self.command({"cmd": "status"}, timeout=3.0)
+        if not st.get("ok"):
+            raise BoardError("the board refused 'status': %s" % st.get("error", "no reason given"))
+        if st.get("phase") == "play":
+            raise RhinorefError("a game is in play on the board: finish it (or start a new game "
+                                "from the menu) before %s" % purpose)
+        return st
 
     def _no_reply(self, cmd, timeout) -> str:
         text = "the board on %s did not reply to %r within %g s" % (self.port, cmd, timeout)

@@ -208,12 +208,7 @@ def run(args):
         raise InputError("--count must be 1 to 9")
     link = _open_link(args.port)
     try:
-        st = link.command({"cmd": "status"}, timeout=3.0)
-        if not st.get("ok"):
-            raise BoardError("the board refused 'status': %s" % st.get("error", "no reason given"))
-        if st.get("phase") == "play":
-            raise RhinorefError("a game is in play on the board: finish it (or start a new game from "
-                                "the menu) before calibrating")
+        st = link.idle_status("calibrating")
         say = print
         say("Calibrating the board on %s. Keep the table still while it measures; the seat "
             "lights show the calibration cue." % link.port)

@@ -182,12 +182,7 @@ def run(args):
     say = (lambda *a: None) if quiet else print
     link = _open_link(args.port)
     try:
-        st = link.command({"cmd": "status"}, timeout=3.0)
-        if not st.get("ok"):
-            raise BoardError("the board refused 'status': %s" % st.get("error", "no reason given"))
-        if st.get("phase") == "play":
-            raise RhinorefError("a game is in play on the board: finish it (or start a new game "
-                                "from the menu) before the self-test")
+        st = link.idle_status("the self-test")
         say("Self-test of the board on %s. Put it on a still table with nothing on the "
             "platform; have a finger free for the platform and every button within reach."
             % link.port)
