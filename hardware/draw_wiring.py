@@ -56,9 +56,12 @@ def build(pm, backend="svg"):
     # Right side of the Pico: every button, then the optional buzzer and tilt switch.
     right = [(name, name) for name in pm["seats"]] + [(s, s) for s in pm["symbols"]]
     right.append((pm["menu"], pm["menu"]))
+    unfitted = []
     for opt in ("buzzer", "tilt_switch"):
         if pm.get(opt) is not None and g(pm, pm[opt]) is not None:
             right.append((opt, pm[opt]))
+        elif pm.get(opt) is not None:
+            unfitted.append(pm[opt])
     n_right = len(right)
 
     # Left side, top to bottom, in groups that face the parts they go to.
@@ -95,7 +98,9 @@ def build(pm, backend="svg"):
         "by hardware/draw_wiring.py", fontsize=FONT + 3, halign="left")
     d += elm.Label().at((0, n_slots * ROW + 2.4)).label(
         "GPn = Pico GPIO, small number = header pin; buttons close to GND "
-        "(internal pull-ups); dashed = optional", fontsize=FONT, halign="left")
+        "(internal pull-ups); dashed = optional"
+        + "".join("; %s: optional, not fitted" % name for name in unfitted),
+        fontsize=FONT, halign="left")
 
     def at_pico(signal):
         return getattr(pico, "p_" + signal)

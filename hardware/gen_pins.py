@@ -96,8 +96,9 @@ def validate(pm):
         if sig.get("pull", "none") not in PULLS:
             errors.append(f"{name}: 'pull' must be one of {sorted(PULLS)}")
         if gpio is None:
-            if sig.get("dir") != "jumper":
-                errors.append(f"{name}: no GPIO, but 'dir' is not 'jumper'")
+            # Only a jumper or an optional part that is not fitted may lack a GPIO.
+            if sig.get("dir") != "jumper" and not sig.get("optional"):
+                errors.append(f"{name}: no GPIO, but it is neither a jumper nor optional")
             continue
         if type(gpio) is not int or gpio not in HEADER_GPIOS:
             errors.append(f"{name}: GP{gpio} is not a Pico header GPIO (0-22, 26-28)")

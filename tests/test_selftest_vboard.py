@@ -128,10 +128,10 @@ def test_missing_accelerometer_and_broken_button(flash_image, tmp_path, capsys):
     assert code == 1, out + err
     rows = report(out)
     ok, msg = rows["accelerometer"]
-    # the pin map wires a tilt switch input: without an accelerometer the firmware falls back
-    # to it, and the report says so instead of passing a switch's constant 1 g
-    assert not ok and msg.startswith("not found: no device answers on I2C"), msg
-    assert "tilt switch on GP18 stands in (degraded mode: knocks only)" in msg
+    # no tilt switch is fitted by default: without an accelerometer the referee runs in the
+    # degraded mode (load cell only), and the report says so
+    assert not ok and msg.startswith("missing: no device answers on I2C"), msg
+    assert "degraded mode (load cell only" in msg
     assert "SDA to GP4, SCL to GP5" in msg
     ok, msg = rows["button SKIP (GP12)"]
     assert not ok and msg.startswith("not pressed within 3 s - check its wiring"), msg

@@ -65,6 +65,6 @@ BUTTONS = (
 
 # Optional parts (None: not wired).
 BUZZER = 17
-TILT_SWITCH = 18
+TILT_SWITCH = None
 
 WDT_MS = 5000
