@@ -67,3 +67,22 @@ def test_the_deploy_check_sees_a_mix_and_a_left_journal():
     assert _which({"/main.py": b"a", "/referee/app.mpy": b"b1"}, sets).startswith("mixed")
     assert _which({"/main.py": b"a", "/referee/app.mpy": b"a1", "/.deploy": b"{}"},
                   sets).startswith("journal")
+
+
+
+def test_a_power_cut_while_the_host_answers_does_not_kill_the_virtual_board():
+    # Found by the deploy cuts: MicroPython killed while the host was answering its request
+    # for samples broke the pipe in the host's thread, which died: the virtual board never
+    # came back (no boot after the cut).
+    import socket
+
+    from rhinoref.vboard import VirtualBoard
+
+    vb = VirtualBoard(speed=0)
+    a, b = socket.socketpair()
+    b.close()  # the MicroPython end is gone
+    vb._ctl = a
+    try:
+        vb._reply(b"x" * 200000)  # must not raise: the loop notices the death and restarts
+    finally:
+        a.close()

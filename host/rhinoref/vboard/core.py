@@ -489,7 +489,10 @@ class VirtualBoard:
             self._message(kind, payload)
 
     def _reply(self, data):
-        self._ctl.sendall(data)
+        try:
+            self._ctl.sendall(data)
+        except OSError:
+            pass  # MicroPython is gone (a power cut): the loop sees it and boots it again
 
     def _message(self, kind, payload):
         if kind == "S":
