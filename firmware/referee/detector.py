@@ -718,7 +718,14 @@ class Detector:
             if self._dip_quiet or self._jolt or quiet:
                 return True
         if self._dip_quiet or self._jolt:
-            return over > (self._kin * self.acc_floor_mg) >> 6
+            # (below the activity threshold, what the accelerometer shows above its noise
+            # still bounds the shake)
+            a = self._amax - self.acc_floor_mg
+            if a < self.acc_floor_mg:
+                a = self.acc_floor_mg
+            elif a > 2000:
+                a = 2000
+            return over > (self._kin * a) >> 6
         # The drop began during a table bump: it must be more than the shaking can move
         # (platform and tower pressing with their inertia), or outlast the shaking.
         a = self._amax if self._amax < 2000 else 2000
