@@ -182,8 +182,9 @@ class Detector:
             if sps <= 20:
                 k = 2
         self._drop_n = k
-        # ... and half a period of the slowest table shake (8 Hz: 62 ms), at least 2 samples
-        kl = _ms_to_n(75, sps)
+        # ... and half a period of the slowest table shake (8 Hz: 62 ms) and the sample the
+        # median of three adds to a trough, at least 2 samples
+        kl = _ms_to_n(87, sps)
         self._long_n_drop = kl if kl > k + 1 else k + 1
         # A fall that lasts longer than half a period of the slowest table shake (8 Hz);
         # at low rates a conversion averages the shake away and this test is not used.
@@ -674,8 +675,9 @@ class Detector:
         if self._dip_n > self._dip_max:
             self._dip_max = self._dip_n
         quiet = self._acc_idle >= self._acc_hold
-        if self._dip_quiet and self._acc_idle == 0 and self._dip_n >= 2:
-            # Something landed: the table was still when the load began to fall.
+        if self._dip_quiet and self._acc_idle == 0 and self._dip_n >= 2 and -d >= self._min_place:
+            # Something landed: the table was still when the load began to fall (by a
+            # piece's mass at least by now).
             self._jolt = True
         if self._impact_after_drop(t, dn):
             return True
@@ -715,7 +717,7 @@ class Detector:
         # otherwise once it has lasted (or kept falling) longer than half a shake.
         over = drop - self._cthr
         if self._over_n >= self._long_n_drop or self._dec_n >= self._dec_k:
-            if self._dip_quiet or self._jolt or quiet:
+            if (self._dip_quiet and quiet) or self._jolt:
                 return True
         if self._dip_quiet or self._jolt:
             # (below the activity threshold, what the accelerometer shows above its noise
