@@ -103,6 +103,7 @@ class Detector:
     noise_counts_80 = 45    # HX711 datasheet input noise at gain 128 in counts rms (90 nV)
     noise_counts_10 = 25    # ... at 10 SPS (50 nV); measured online from there
     band_x = 4              # settle band: window range <= 4 x mean |sample difference| (4.5 sd)
+    band_x_raw = 8          # ... for raw samples (low rates: 9 sd, about 0.1 g at 10 SPS)
     rest_x = 3              # at rest: |median - level| < 3 x mean |difference| (4 sd of a median)
     settle_ms = 200         # a level is settled when a window this long fits the band
     settle_min_n = 4        # ... and at least this many samples (10 SPS: 400 ms)
@@ -219,7 +220,8 @@ class Detector:
     def _set_bands(self):
         md = self._nz >> 6
         self._eps = md
-        self._band = md * self.band_x
+        # (raw samples at low rates: a wider band than for medians)
+        self._band = md * (self.band_x_raw if self._raw_win else self.band_x)
         # a calm drop must stand well clear of the noise (a noisy converter: 4x datasheet)
         m = 3 * self._band
         self._margin = m if m > self._margin0 else self._margin0
