@@ -117,7 +117,7 @@ class Detector:
     hand_margin_g = 0.8     # right after a hand left or a shake, the tower rings: needs more
     hand_ring_ms = 500
     cfall_g = 0.5           # a continuous fall from a piece just brought, past the old level
-    fall_g = 2.0            # a raw sample this far below, then an impact: cards smashed down
+    fall_g = 1.5            # a raw sample this far below, then an impact: cards smashed down
     impact_g = 1.0          # an impact after a drop: at least this far above the resting level
     drop_ms = 25            # how long a drop must last beyond the threshold (80 SPS: 2 samples)
     impact_ms = 300         # cards in free fall land within this time of the drop's start
@@ -540,6 +540,9 @@ class Detector:
             pk = dn if self._raw_win and dn > d else d
             if pk > self._rpeak:
                 self._rpeak = pk
+            if pk > self._hand and self._ndev > -self._margin:
+                # (a grip may last one conversion; an impact right after a fall is no grip)
+                self._hand_t = self._hand_ep_t = t
             if self._check_collapse(t, d, dn) or self._landed(t, y, d) or self._smash(dn):
                 self._state = _FALLEN
                 self._push(COLLAPSE, self._dip_t)
