@@ -384,6 +384,8 @@ class Detector:
             rb = self._rb
             dn = n - self._base
             fall = self._fall
+            if self._raw_win and dn > self._hand:
+                self._hand_t = tm     # a grip that lasts one conversion (median hides it)
             if -rb < d < rb and self._acc_idle >= self._acc_hold and (
                     not self._raw_win or -fall < dn < fall):
                 # Fast path: at rest. Zero tracking follows creep and drift only here, and the
