@@ -104,18 +104,26 @@ def test_remove_piece_is_not_a_placement_or_collapse():
     assert ev[:3] == ["wall", "wall", "roof"]
 
 
-def test_benchmark_sample_games():
-    """A few scripted games: recall and false collapses on a small sample (the benchmark
-    reports the figures over 1,000 games)."""
-    hits = misses = false = 0
-    for seed in range(1, 13):
-        r = play_game(seed, sps=80)
-        false += r.false_collapses
-        if r.collapse is not None:
-            if r.detected_ms is None:
-                misses += 1
-            else:
-                hits += 1
-        assert r.placements >= 1
-    # Regression guard at the present figures (recall ~97 %, see docs/detector.md).
-    assert hits >= 6 and misses <= 2 and false <= 3, (hits, misses, false)
+def _sample(sps, seeds):
+    games = [play_game(seed, sps=sps) for seed in seeds]
+    collapses = [g for g in games if g.collapse is not None]
+    lat = sorted(g.collapse_latency_ms for g in collapses if g.detected_ms is not None)
+    return games, collapses, lat
+
+
+@pytest.mark.parametrize("sps", [80, 10])
+def test_benchmark_sample_games_meet_the_targets(sps):
+    """60 seeded scripted games per rate (the benchmark runs 1,000): every collapse found,
+    no false one, placements >= 99.5 % (SPEC 6). Latency: a regression guard at the present
+    figures (p95 about 170 ms at 80 SPS and 460 ms at 10 SPS over 1,000 games), which miss
+    the SPEC's 150 / 400 ms; see docs/detector.md."""
+    games, collapses, lat = _sample(sps, range(1, 61))
+    assert len(collapses) >= 40
+    missed = [g for g in collapses if g.detected_ms is None]
+    assert not missed, [(g.collapse, g.collapse_kind) for g in missed]
+    assert sum(g.false_collapses for g in games) == 0
+    placed = sum(g.placements for g in games)
+    ok = sum(g.placements_ok for g in games)
+    assert placed > 1000 and ok >= 0.995 * placed, (ok, placed)
+    p95 = lat[int(round(0.95 * (len(lat) - 1)))]
+    assert p95 <= (230 if sps == 80 else 500), lat

@@ -56,6 +56,23 @@ def test_placements_classified_by_learned_masses():
         assert d.stable
 
 
+def test_a_steady_hand_on_a_piece_is_not_its_weight():
+    # A wall (2.2 g) held down with 3 g for 1.5 s, the hand's tremor and wander 5 %: 5.2 g
+    # would pass for a roof (4.8 g) if a band much wider than the noise let a hand look
+    # settled. (At 10 SPS the conversion averages the tremor away: the wander shows.)
+    # (A first wall, so that a roof is what the game's order expects next.)
+    for sps in (80, 10):
+        g = Gen(seed=13, sps=sps)
+        g.idle(1500)
+        g.place(2.2)
+        g.idle(1500)
+        g.place(2.2, press=3.0, hold=1500, wander=0.05)
+        g.idle(1500)
+        ev, d = run(g, sps=sps)
+        assert names(ev) == ["wall", "wall"], (sps, ev)
+        assert 4.2 < d.grams < 4.6, d.grams
+
+
 def test_rhino_set_down_when_a_move_is_owed():
     # Rhino Hero 4.9 g vs roof 4.8 g: only the referee's context tells them apart.
     g = Gen(seed=3, sps=80, rhino_g=4.9)

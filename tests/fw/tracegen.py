@@ -49,10 +49,12 @@ class Gen:
     def idle(self, ms):
         self.t += ms
 
-    def place(self, grams, press=8.0, hold=400):
+    def place(self, grams, press=8.0, hold=400, wander=0.0):
+        """A piece set down with a finger's press (tremor 5 %, and a slow 1.5 Hz wander of
+        ``wander`` times the press)."""
         t = self.t
         self.steps.append((t + 30, grams))
-        self.parts.append((t, t + 60 + hold + 60, "press", press, 60, hold))
+        self.parts.append((t, t + 60 + hold + 60, "press", press, 60, hold, wander))
         end = t + 60 + hold + 60
         self.parts.append((end, end + 600, "ring", 0.5, 9.0, 120))
         self.marks.append((end, "place"))
@@ -61,7 +63,7 @@ class Gen:
     def lift(self, grams, carry=800, back=True):
         """Rhino Hero: lifted, carried, set down again (when back)."""
         t = self.t
-        self.parts.append((t, t + 200, "press", 0.3, 40, 100))
+        self.parts.append((t, t + 200, "press", 0.3, 40, 100, 0.0))
         self.steps.append((t + 220, -grams))
         self.marks.append((t + 220, "lift"))
         self.t = t + 220 + carry
@@ -123,7 +125,8 @@ class Gen:
                     if dt < rise:
                         f += p[3] * dt / rise
                     elif dt < rise + hold:
-                        f += p[3] * (1.0 + 0.05 * math.sin(dt / 15.0))
+                        f += p[3] * (1.0 + 0.05 * math.sin(dt / 15.0)
+                                     + p[6] * math.sin(dt * 0.00942))
                     else:
                         f += p[3] * max(0.0, 1.0 - (dt - rise - hold) / 60.0)
                 elif kind == "ring":
