@@ -175,7 +175,6 @@ def part_sensors(size, work, seed):
 
 
 def part_soak(size, work, seed):
-    from conftest import FIRMWARE  # noqa: F401  (the firmware folder)
     from rhinoref.mpy import HEAP_ARGS, micropython_binary
 
     exe = micropython_binary()
@@ -184,12 +183,17 @@ def part_soak(size, work, seed):
     hours = 8.0 if size >= 10000 else 1.0
     data = tempfile.mkdtemp(dir=work)
     t0 = time.time()
+    from rel_mpy import compiled_firmware
+
+    fw = compiled_firmware(work)  # .mpy, as deployed
     r = subprocess.run([exe, *HEAP_ARGS, os.path.join(ROOT, "tests", "fw", "soak.py"),
-                        os.path.join(ROOT, "firmware"), data, str(hours), str(seed)],
+                        str(fw), data, str(hours), str(seed)],
                        capture_output=True, text=True, timeout=3600)
     if r.returncode != 0:
         return {"error": (r.stdout + r.stderr)[-1000:]}, ["soak failed to run"]
     f = json.loads(r.stdout.strip().splitlines()[-1])
+    if "error" in f:
+        return f, ["soak: %s" % f["error"]]
     f["seconds"] = round(time.time() - t0, 1)
     bad = []
     if f["false"] or f["false_in_quiet"]:

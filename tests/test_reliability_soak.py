@@ -6,20 +6,22 @@ bench/bench_reliability.py; tests/fw/soak.py has the simulated family and table.
 import json
 from pathlib import Path
 
-from conftest import FIRMWARE
+from rel_mpy import compiled_firmware
 
 SOAK = Path(__file__).parent / "fw" / "soak.py"
 HEAP_SLACK = 2048  # bytes: the heap after later games may differ by a few small objects
 
 
 def _soak(micropython, tmp_path, hours, seed):
-    r = micropython(SOAK, FIRMWARE, tmp_path, hours, seed, timeout=300)
+    fw = compiled_firmware(tmp_path.parent / (tmp_path.name + "_fw"))
+    r = micropython(SOAK, fw, tmp_path, hours, seed, timeout=300)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
 def test_an_hour_of_play_on_micropython(micropython, tmp_path):
     f = _soak(micropython, tmp_path, 1.0, 2)
+    assert "error" not in f, f
     assert f["samples"] >= 80 * 3600
     assert f["games"] >= 10 and f["matched"] > 400 and f["bad_starts"] == 0
     assert f["quiet_minutes"] >= 10  # breaks with the tower standing: drift and creep at work
@@ -45,6 +47,7 @@ def test_the_soak_judge_sees_false_events(micropython, tmp_path):
     bad.write_text(src)
     data = tmp_path / "data"
     data.mkdir()
-    r = micropython(bad, FIRMWARE, data, 0.5, 2, timeout=300)
+    r = micropython(bad, compiled_firmware(tmp_path), data, 0.5, 2, timeout=300)
     f = json.loads(r.stdout.strip().splitlines()[-1])
+    assert "error" not in f, f
     assert f["false"] > 0 and f["false_in_quiet"] > 0, f

@@ -1,7 +1,8 @@
 """Soak: hours of simulated play at 80 samples/s, run on MicroPython (issue 8, part 5).
 
 Usage (the unix port with a Pico-sized heap; ``tests/test_reliability_soak.py`` and
-``bench/bench_reliability.py`` run it)::
+``bench/bench_reliability.py`` run it on the firmware compiled to .mpy as a deploy does,
+``tests/rel_mpy.py``; the source folder works too)::
 
     micropython -X heapsize=192k tests/fw/soak.py FIRMWARE_DIR DATA_DIR HOURS SEED
 
@@ -437,7 +438,12 @@ def main(argv):
     seed = int(argv[4]) if len(argv) > 4 else 1
     t0 = time.time()
     s = Soak(root, hours, seed)
-    s.play()
+    try:
+        s.play()
+    except MemoryError as err:  # report it as a figure, with where the run had got to
+        print(json.dumps({"error": "MemoryError: %s" % err, "t_ms": int(s.table.t),
+                          "games": s.games, "detected": len(s.detected)}))
+        return
     s.heap_mark()
     heap = list(s._heap[: s.marks])
     first = heap[1] if len(heap) > 1 else heap[0]  # at the lobby after the first game
