@@ -10,8 +10,8 @@ Usage::
 Each run (board time): the family sits down, a 2-player game starts (serial command), a wall
 and a roof are placed and a symbol entered; then the fault begins and lasts ``fault_ms``; for
 load-cell faults nobody touches the tower meanwhile; for accelerometer faults (degraded mode:
-the load cell alone) and spikes (the good readings still come) play goes on. Then the part comes back, and after a pause two more
-placements and a symbol. Checked:
+the load cell alone) and spikes (the good readings still come) play goes on. Then the part
+comes back, and after a pause two more placements and a symbol. Checked:
 
 * the fault cue at every seat and the sensor in status ``faults`` during the fault, a
   ``fault`` event on and then off;

@@ -587,7 +587,7 @@ def deploy_cuts(work, cuts=3, seed=1, span=None):
     span = _deploy_span(d, srcs) if span is None else span
     report["deploy_s"] = round(span, 2)
     current = "A"
-    for i in range(cuts):
+    for _ in range(cuts):
         target = "B" if current == "A" else "A"
         vb = VirtualBoard(flash_dir=d, speed=0)
         vb.start()

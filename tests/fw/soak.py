@@ -325,7 +325,7 @@ class Soak:
                 t = int(tab.t)
                 for gs in list(g.tiebreak_seats):
                     phys = ref.seats[gs]
-                    for k in range(random.randint(0, 3)):
+                    for _ in range(random.randint(0, 3)):
                         self.press(t, "seat%d" % phys)
                         t += 400
                     t += 3500  # the count is entered 3 s after the last press
