@@ -31,7 +31,8 @@ def _one(args):
     seed, sps, accel, noise = args
     r = play_game(seed, sps=sps, accel=accel, noise=noise)
     return (r.collapse is not None, r.collapse_kind, r.collapse_latency_ms, r.false_collapses,
-            r.placements, r.placements_ok, r.wrong[:3], r.samples, r.sim_ms, seed, r.unjudged)
+            r.placements, r.placements_ok, r.wrong[:3], r.samples, r.sim_ms, seed, r.unjudged,
+            r.settle_ms)
 
 
 def _pct(values, q):
@@ -102,9 +103,16 @@ def run(games, sps, accel, noise, pool, verbose):
     print("  false collapses       %6d     (in %d games)" % (false, len(false_games)))
     print("  latency from onset    p50 %4.0f ms, p95 %4.0f ms, max %4.0f ms"
           % (p50, p95, max(hits) if hits else float("nan")))
+    kinds = sorted(set(o[1] for o in out if o[0]))
+    print("  ... p95 by kind       " + ", ".join(
+        "%s %.0f" % (k, _pct([o[2] for o in out if o[1] == k and o[2] is not None], 95))
+        for k in kinds))
     unjudged = sum(o[10] for o in out)
     print("  placements correct    %6.2f %%  (%d of %d; %d not judged: the tower fell within 1 s)"
           % (acc, ok, plc, unjudged))
+    settle = [x for o in out for x in o[11]]
+    print("  placement reported    p50 %4.0f ms, p95 %4.0f ms after the hand let go"
+          % (_pct(settle, 50), _pct(settle, 95)))
     if verbose:
         if missed:
             print("  missed collapses in games", missed[:20])

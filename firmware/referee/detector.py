@@ -18,25 +18,33 @@ nothing allocated per sample in steady state. Gram thresholds become counts in `
 
 How it works (numbers and reasons in docs/detector.md):
 
-1. Lone-spike rejection: median of the last three samples (the HX711 glitches to values near
-   2**n - 1 for one sample; a median of three removes any single wild sample).
-2. The noise floor is measured while the table rests (mean difference of consecutive samples);
-   every "steady" test is a multiple of it, like a kitchen scale's stability test, so a hand
-   on the tower (tremor, wander) does not pass for a settled level.
+1. Glitches: the HX711's lone spikes (2**n - 1, low bits all set, saturation) are replaced by
+   the sample before; a median of three removes any other single wild sample.
+2. The noise floor is measured (mean difference of consecutive samples) while the table rests,
+   and in an episode that never settles (a noisier converter); every "still" test is a
+   multiple of it, like a kitchen scale's stability test, so that a hand on the tower (tremor,
+   wander) does not pass for a settled level.
 3. Rest: the level stays within the band and the accelerometer is quiet. Only then does the
    resting level follow slow creep and temperature drift (zero tracking): the fast path.
 4. An episode starts when the level leaves the band (or the accelerometer wakes). It ends when
-   a window of samples fits the band around a new level; the step between the two resting
-   levels is classified by the learned masses (wall, two walls, roof, Rhino Hero) with the
-   game's order as the tie-breaker (walls before a roof, Rhino Hero when his move is owed),
-   or is a Rhino Hero lift or a piece taken back.
+   a window fits the band (200 ms of medians at 80 SPS, four raw samples at 10 SPS), or when
+   the tower's ringing dies away after a hand visibly let go; the step between the two
+   resting levels is classified by the learned masses (wall, two walls, roof, Rhino Hero, or
+   a wall/two walls and a roof in quick succession), the game's order deciding near-ties
+   (walls before a roof, Rhino Hero when his move is owed), or is Rhino Hero lifted or a
+   piece taken back.
 5. Collapse, decided while the episode runs: the level falls below the resting level by more
-   than a hand can explain (Rhino Hero lifted when a move is owed, the piece just placed taken
-   back by a hand that gripped it), for a few samples, the drop having begun while the table
-   was still (a table bump shakes the load both ways: such a drop must outlast the shaking);
-   or it falls and the accelerometer then feels the cards land, or an impact follows (cards
-   landing on the platform: little net change); or a drop a hand could explain comes to rest
-   at a level that is not what the hand took. The reported time is the onset of the drop.
+   than a hand explains (Rhino Hero lifted when his move is owed or a hand gripped him, the
+   piece just placed taken back by a hand that gripped it, a wall falling over) plus a margin
+   (larger just after a hand or a shake: the tower rings). A calm drop counts after two
+   samples when it is more than a shake too small for the accelerometer could move, else
+   once it has lasted or kept falling longer than half a table shake; a drop during shaking
+   must exceed what the platform's and tower's inertia can do, or outlast the shaking. Also:
+   a fall that the accelerometer then feels land, an impact after a fall (cards landing on
+   the platform), cards smashed down within one 10 SPS conversion, a piece let go that falls
+   again before it was weighed, a piece just brought that keeps falling past the old level,
+   and a drop a hand could explain that comes to rest where nothing explains it. The
+   reported time is the onset of the drop.
 """
 
 from array import array
@@ -111,9 +119,9 @@ class Detector:
     hand_g = 0.15           # a hand on the tower: the level this far above the resting level
     push_g = 1.5            # a hand setting a piece down pushes it at least this much more
     release_g = 1.0         # a hand let go: the level fell this far from the episode's peak
-    landing_ms = 600        # ... and falls within this time of the landing jolt
-    letgo_ms = 250          # a piece let go this long ago and never weighed still counts
     steady_ms = 600         # ... else the level must stay still this long
+    letgo_ms = 250          # a piece let go this long ago, not yet weighed, falls again...
+    landing_ms = 600        # ... within this time of the landing jolt: a collapse
     hand_margin_g = 0.8     # right after a hand left or a shake, the tower rings: needs more
     hand_ring_ms = 500
     cfall_g = 0.5           # a continuous fall from a piece just brought, past the old level
@@ -129,7 +137,6 @@ class Detector:
     bump_gap_ms = 1000      # one bump event per second at most
     grab_ms = 500           # a hand on the tower this recently may be lifting something
     remove_ms = 3000        # a piece taken back within 3 s of settling is "removed"
-    ring_cap_g = 1.0        # ringing settle: at most this much up and down in the last half window
     long_settle_ms = 2500   # a level that no piece explains must hold this long (a hand resting)
     track_n = 32            # zero tracking: move the resting level every 32 quiet samples
 
@@ -196,7 +203,6 @@ class Detector:
         self._rh2 = rn >> 1
         self._wy = array("i", [0] * (rn if rn else 1))
         self._wd = array("i", [0] * (rn if rn else 1))
-        self._ring_cap = int(self.ring_cap_g * g)
         # A drop has come to rest (for the allowances' test) after half a settle window.
         self._rest_n = self._settle_n // 2 if self._settle_n >= 6 else 3
         self._ring_ms = self.hand_ring_ms
@@ -460,6 +466,8 @@ class Detector:
         self._dip_quiet = True  # accelerometer quiet when it began
         self._dip_max = 0       # longest drop in this episode (samples)
         self._lowest = 0        # deepest median below the resting level
+        self._dip_sum = 0       # raw samples of the present drop: sum, count
+        self._dip_cnt = 0
         self._jolt = False      # the accelerometer woke during a drop that began quietly
         self._cthr = self._margin
         self._above_t = t       # last time the level was not below the resting level
@@ -567,7 +575,7 @@ class Detector:
         """The tower rings after a hand let go (a damped 6-15 Hz sway): a level is also
         settled when, over the last window, the two halves agree on the mean and the up and
         down motion of the later half is smaller than that of the earlier one (decaying, where
-        a hand's tremor keeps going), within a cap."""
+        a hand's tremor keeps going)."""
         i = self._ri
         j = i - self._rh2
         if j < 0:
@@ -678,6 +686,10 @@ class Detector:
             self._drop_begins(t)
         if d < self._lowest:
             self._lowest = d
+        # The raw samples' mean over the drop: a shake faster than the median's three samples
+        # keeps the median low while the raw load swings both ways.
+        self._dip_sum += dn
+        self._dip_cnt += 1
         self._dip_n += 1
         if self._dip_n > self._dip_max:
             self._dip_max = self._dip_n
@@ -709,7 +721,7 @@ class Detector:
                 # Maybe legitimate (Rhino Hero lifted, a piece taken back): a collapse if the
                 # cards are felt landing, or if the level comes to rest at a drop that matches
                 # neither.
-                if self._jolt and self._dip_n >= self._long_n_drop:
+                if self._jolt and self._dip_n >= self._long_n_drop and self._one_sided(self._margin):
                     return True
                 if self._cn >= self._rest_n and self._ct > self._dip_t and quiet:
                     if self._near_allow(drop, self._al_rh) or self._near_allow(drop, self._al_take):
@@ -723,7 +735,8 @@ class Detector:
         # heavy platform's load by a gram: a drop is trusted at once only beyond that,
         # otherwise once it has lasted (or kept falling) longer than half a shake.
         over = drop - self._cthr
-        if self._over_n >= self._long_n_drop or self._dec_n >= self._dec_k:
+        if (self._over_n >= self._long_n_drop and self._one_sided(self._cthr)) or (
+                self._dec_n >= self._dec_k):
             if (self._dip_quiet and quiet) or self._jolt:
                 return True
         if self._dip_quiet or self._jolt:
@@ -747,6 +760,8 @@ class Detector:
         self._dip_t = self._above_t
         self._dip_quiet = self._acc_idle >= self._acc_hold
         self._jolt = False
+        self._dip_sum = 0
+        self._dip_cnt = 0
         self._over_n = 0
         grabbed = self._dip_t - self._hand_t <= self.grab_ms
         # A hand that brought a new piece (a wall and a push to set it) is not lifting Rhino
@@ -798,10 +813,15 @@ class Detector:
             self._ndev_t0 = self._ndev_t    # the last sample before a drop: the onset
         return False
 
+    def _one_sided(self, depth):
+        """The raw samples of the present (or last) drop average more than ``depth`` below."""
+        return self._dip_cnt and self._dip_sum < -depth * self._dip_cnt
+
     def _impact_after_drop(self, t, dn):
         # (a drop that lasted longer than half a table shake: a shake swings both ways)
         return (
             self._dip_max >= self._long_n_drop
+            and self._one_sided(self._margin)
             and self._lowest < -self._impact
             and dn > self._impact
             and self._dip_quiet

@@ -34,6 +34,7 @@ class GameResult:
         self.placements_ok = 0
         self.wrong = []                    # (truth, detected) for the report
         self.unjudged = 0                  # placements the collapse came too soon after
+        self.settle_ms = []                # placements: reported this long after the release
         self.samples = 0
         self.sim_ms = 0
 
@@ -232,15 +233,18 @@ def score(truth, events, actions=None):
     end_t = collapse_t if collapse_t is not None else 1 << 60
     items = [a for a in actions if a["name"] in JUDGED and a["start"] < end_t]
     placed = [(et, n) for e, et, n in events if et < end_t and n in PLACEMENTS + ("shift",)]
+    emitted_at = [e for e, et, n in events if et < end_t and n in PLACEMENTS + ("shift",)]
     used = [False] * len(placed)
     for i, a in enumerate(items):
         lo = a["start"] if i else -(1 << 60)
         hi = items[i + 1]["start"] if i + 1 < len(items) else a["t"] + 2500
         got = []
+        last_emit = None
         for j, (e, n) in enumerate(placed):
             if not used[j] and lo <= e < hi:
                 used[j] = True
                 got.append(n)
+                last_emit = emitted_at[j]
         name = a["name"]
         if a["t"] > end_t - JUDGE_MS:
             res.unjudged += 1       # the tower fell before this piece could rest
@@ -254,6 +258,7 @@ def score(truth, events, actions=None):
             ok = got == [name] or (name == "walls2" and got == ["wall", "wall"])
             if ok:
                 res.placements_ok += 1
+                res.settle_ms.append(last_emit - a["t"])   # reported this long after release
         if not ok:
             if name in ("rhino_lift", "removed"):
                 res.placements += 1        # a placement event where none was made
