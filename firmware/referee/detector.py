@@ -166,7 +166,10 @@ class Detector:
         self._rh = int(cal.rhino_g * g)
         w = self._w
         self._min_place = w // 2
-        self._margin0 = self._margin = int(self.margin_g * g)
+        # (without an accelerometer a bump goes unseen and the tower may sway after it at any
+        # time: the margin for after a shake always)
+        mg = self.margin_g if self.accel else self.hand_margin_g
+        self._margin0 = self._margin = int(mg * g)
         self._hand_margin = int(self.hand_margin_g * g)
         self._hand = int(self.hand_g * g)
         self._release = int(self.release_g * g)
@@ -799,8 +802,8 @@ class Detector:
         """Cards falling onto the platform within one or two conversions (10 SPS): a raw
         sample far below, taken while the table was still, then an impact. The median of
         three would take the pair for glitches. (At high rates the fall lasts many samples.)"""
-        if not self._raw_win:
-            return False
+        if not self._raw_win or not self.accel:
+            return False    # (without an accelerometer a table shake looks just the same)
         if (self._ndev < -self._fall and dn > self._impact and dn > -self._ndev
                 and self._ndev_q and self._ndev_t0 == self._ndev_tp):
             # (one sample down from the level, the next one up: not a lift, a set-down; the
