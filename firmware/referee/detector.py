@@ -220,6 +220,7 @@ class Detector:
         self._nz_init = (nz * 1128 // 1000) << 6
         self._nz_min = self._nz_init // 2
         self._nz_max = self._nz_init * 8
+        self._nz_ring = self._nz_init * 2
         # Accelerometer rest tracking: about 400 ms time constant.
         sh = 0
         while (1 << (sh + 1)) * 1000 <= 400 * sps:
@@ -604,7 +605,9 @@ class Detector:
         if self._rk < self._rn:
             self._rk += 1
             return False
-        if self._acc_idle < self._acc_hold or not self._have_base:
+        if self._acc_idle < self._acc_hold or not self._have_base or self._nz > self._nz_ring:
+            # (with a converter much noisier than the datasheet, the up and down motion is
+            # the noise's, decaying or not: only the plain window then)
             return False
         v2 = self._rv2
         if 5 * v2 > 3 * self._rv1 or self._cn < self._rh2:
