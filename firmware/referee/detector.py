@@ -939,7 +939,9 @@ class Detector:
         self._bm = bm
         if _absdiff(s, bm) <= 2 * self._tol(bm):
             return best
-        if ws <= 1:  # (one wall already: the second one and the roof in one go)
+        # (one wall already: the second one and the roof in one go; and only once a hand
+        # visibly let go: a hand still pushing a piece is no second piece)
+        if ws <= 1 and self._peak - s >= self._release:
             m = w + self._r
             if _absdiff(s, m) <= self._tol(m):
                 return _WALL_ROOF
