@@ -14,6 +14,12 @@ table bumps, knocks, leaning on the table. Most games end in a collapse of a ran
 random moment (while reaching in to place a piece, a moment after a roof settled, while moving
 Rhino Hero); the others run until the walls are used up. The table adds HX711 noise, spikes,
 creep, temperature drift and timing jitter. Used by bench/bench_detector.py and the tests.
+
+The detector is fed the context a board's referee would give it (a symbol counts only once
+the detector has reported its roof), and scored by the definitions in docs/detector.md ("What
+the benchmark measures"): each action owns the placement events that settled between its
+hand's arrival and the next action's; placements released less than 1 s before a collapse
+are not judged (``GameResult.unjudged``).
 """
 
 import random
