@@ -17,7 +17,6 @@ from rhinoref.table import Table
 
 from referee import rules  # noqa: F401  (re-exported for the tests)
 from referee.app import Referee
-from referee.calibration import Calibration
 
 SYMBOLS = ("reverse", "skip", "draw", "double", "rhino")
 
@@ -48,14 +47,7 @@ class Rig:
     def __init__(self, root, seed=1, sps=80, accel=True, noise="datasheet", **kw):
         self.root = str(root)
         self.table = Table(seed=seed, sps=sps, accel=accel, noise=noise)
-        tc = self.table.calibration()
-        cal = Calibration()
-        for k in ("offset", "counts_per_gram", "wall_g", "roof_g", "rhino_g"):
-            setattr(cal, k, getattr(tc, k))
-        cal.sps = sps
-        for step in ("tare", "scale", "wall", "roof", "rhino"):
-            cal.mark(step)
-        cal.save(self.root + "/calib.json")
+        self.table.calibration().save(self.root + "/calib.json")
         self.sps = sps
         self.accel = accel
         self.kw = kw

@@ -189,23 +189,6 @@ class _Tilt:
         return 1.0
 
 
-class TableCalibration:
-    """What the board learned in calibration (attributes as ``referee.calibration``)."""
-
-    def __init__(self, offset, counts_per_gram, wall_g, roof_g, rhino_g, sps, accel):
-        self.offset = offset
-        self.counts_per_gram = counts_per_gram
-        self.wall_g = wall_g
-        self.roof_g = roof_g
-        self.rhino_g = rhino_g
-        self.sps = sps
-        self.accel = accel
-        self.learned = True
-
-    def grams(self, raw):
-        return (raw - self.offset) / self.counts_per_gram
-
-
 class Table:
     """A simulated table (see the module docstring)."""
 
@@ -320,9 +303,14 @@ class Table:
         def learned(m):
             return round(m * (1 + rng.gauss(0, 0.008)) + rng.gauss(0, sd), 3)
 
-        return TableCalibration(
-            offset, round(cpg, 3), learned(self.masses["wall"]), learned(self.masses["roof"]),
-            learned(self._rhino_m), self.sps, "mpu6050" if self.accel else "none")
+        cal = fw("calibration").Calibration()
+        cal.offset, cal.counts_per_gram = offset, round(cpg, 3)
+        cal.wall_g, cal.roof_g = learned(self.masses["wall"]), learned(self.masses["roof"])
+        cal.rhino_g = learned(self._rhino_m)
+        cal.sps, cal.accel = self.sps, "mpu6050" if self.accel else "none"
+        for step in ("tare", "scale", "wall", "roof", "rhino"):
+            cal.mark(step)
+        return cal
 
     def meta(self):
         cal = self.calibration()
