@@ -382,18 +382,25 @@ class FakeTransport(Transport):
 # --- pseudo-terminal boards -------------------------------------------------------------------
 
 
+def open_pty(fake, path=None):
+    """Give ``fake`` a raw pseudo-terminal: ``master`` (the board's end), ``slave``,
+    ``pty_path``, and ``path``, the port the host opens (``path`` as a symlink to the pty when
+    given, so a test can unplug and replug the "board" under one name)."""
+    import tty
+
+    fake.master, fake.slave = os.openpty()
+    tty.setraw(fake.slave)
+    fake.pty_path = os.ttyname(fake.slave)
+    fake.path = path or fake.pty_path
+    if path:
+        if os.path.lexists(path):
+            os.remove(path)
+        os.symlink(fake.pty_path, path)
+
+
 class _PtyBase:
     def __init__(self, path=None):
-        import tty
-
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        self.pty_path = os.ttyname(self.slave)
-        self.path = path or self.pty_path
-        if path:
-            if os.path.lexists(path):
-                os.remove(path)
-            os.symlink(self.pty_path, path)
+        open_pty(self, path)
         self._stop = False
         self._lock = threading.Lock()
         self.thread = threading.Thread(target=self._loop, daemon=True)

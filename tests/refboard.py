@@ -27,8 +27,8 @@ import random
 import select
 import threading
 import time
-import tty
 
+from boardfakes import open_pty
 from rhinoref.firmware import fw
 
 
@@ -103,14 +103,7 @@ class RefBoard:
         self.speed = speed
         self.lines_in = []
         self.lines_out = []
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        self.pty_path = os.ttyname(self.slave)
-        self.path = path or self.pty_path
-        if path:
-            if os.path.lexists(path):
-                os.remove(path)
-            os.symlink(self.pty_path, path)
+        open_pty(self, path)
         self._buf = b""
         self._stop = False
         self._lock = threading.Lock()
