@@ -112,6 +112,19 @@ class _I2CAccel:
         self._one[0] = value
         self._i2c.writeto_mem(self.addr, reg, self._one)
 
+    def _identify(self, reg, ids, part, id_reg, addr_pin):
+        """The chip's identity register, checked against ``ids`` (the accepted values, lowest
+        first when printed); ``OSError`` with a sentence a maker can act on when the chip is
+        absent or another one."""
+        who = self._reg(reg)
+        if who is None:
+            raise OSError("%s not found at 0x%02x: no answer on I2C (check SDA/SCL, power and "
+                          "the %s pin)" % (part, self.addr, addr_pin))
+        if who not in ids:
+            raise OSError("%s not found at 0x%02x: %s is 0x%02x (expected 0x%02x)"
+                          % (part, self.addr, id_reg, who, min(ids)))
+        return who
+
     def read_into(self, xyz):
         raise NotImplementedError  # each part decodes its own registers
 
@@ -140,13 +153,7 @@ class MPU6050(_I2CAccel):
             raise ValueError("bandwidth_hz must be one of 260, 184, 94, 44, 21, 10, 5")
         if not 4 <= rate_hz <= 1000:
             raise ValueError("rate_hz must be 4 to 1000")
-        who = self._reg(_MPU_WHO_AM_I)
-        if who is None:
-            raise OSError("MPU-6050 not found at 0x%02x: no answer on I2C (check SDA/SCL, "
-                          "power and the AD0 pin)" % addr)
-        if who not in _MPU_IDS:
-            raise OSError("MPU-6050 not found at 0x%02x: WHO_AM_I is 0x%02x (expected 0x68)"
-                          % (addr, who))
+        who = self._identify(_MPU_WHO_AM_I, _MPU_IDS, "MPU-6050", "WHO_AM_I", "AD0")
         self.part = _MPU_IDS[who]
         self._write(_MPU_PWR_MGMT_1, _MPU_CLOCK_PLL_X)  # wake from the power-on sleep
         self._write(_MPU_CONFIG, _MPU_DLPF[bandwidth_hz])
@@ -178,13 +185,7 @@ class LIS3DH(_I2CAccel):
             raise ValueError("range_g must be 2 or 4")
         if rate_hz not in _LIS_ODR:
             raise ValueError("rate_hz must be one of 1, 10, 25, 50, 100, 200, 400")
-        who = self._reg(_LIS_WHO_AM_I)
-        if who is None:
-            raise OSError("LIS3DH not found at 0x%02x: no answer on I2C (check SDA/SCL, "
-                          "power and the SA0 pin)" % addr)
-        if who != _LIS_ID:
-            raise OSError("LIS3DH not found at 0x%02x: WHO_AM_I is 0x%02x (expected 0x33)"
-                          % (addr, who))
+        self._identify(_LIS_WHO_AM_I, (_LIS_ID,), "LIS3DH", "WHO_AM_I", "SA0")
         self._write(_LIS_CTRL_REG1, (_LIS_ODR[rate_hz] << 4) | 0x07)  # X, Y, Z on
         # BDU (bit 7): high and low bytes of one sample; FS bits 5:4; HR (bit 3): 12 bits
         self._write(_LIS_CTRL_REG4, 0x80 | (0 if range_g == 2 else 1) << 4 | 0x08)
@@ -212,13 +213,7 @@ class ADXL345(_I2CAccel):
             raise ValueError("range_g must be 2 or 4")
         if rate_hz not in _ADXL_RATE:
             raise ValueError("rate_hz must be one of 25, 50, 100, 200, 400")
-        who = self._reg(_ADXL_DEVID)
-        if who is None:
-            raise OSError("ADXL345 not found at 0x%02x: no answer on I2C (check SDA/SCL, "
-                          "power and the SDO pin)" % addr)
-        if who != _ADXL_ID:
-            raise OSError("ADXL345 not found at 0x%02x: DEVID is 0x%02x (expected 0xe5)"
-                          % (addr, who))
+        self._identify(_ADXL_DEVID, (_ADXL_ID,), "ADXL345", "DEVID", "SDO")
         self._write(_ADXL_BW_RATE, _ADXL_RATE[rate_hz])
         self._write(_ADXL_DATA_FORMAT, 0x08 | (0 if range_g == 2 else 1))  # FULL_RES, range
         self._write(_ADXL_POWER_CTL, 0x08)  # measure
