@@ -479,11 +479,18 @@ def flash_full_on_board(img, work):
                     r = port.command({"cmd": "inject", "in": "wall"})
                     ok += bool(r and (r["ok"] or "refused" in r.get("error", "")))
                     n += 1
-        st = port.command({"cmd": "status"})
+        # A status may be answered "out of memory" now and then: the virtual board's heap is
+        # the open issue of docs/heap.md, not this test's. Ask again; it must answer in 3 tries.
+        for _ in range(3):
+            st = port.command({"cmd": "status"})
+            if st and st.get("ok"):
+                break
         if ok < n:
             out.append("play stopped with a full flash: %d of %d answered" % (ok, n))
-        if not st or not any("full" in p or "space" in p for p in st["problems"]):
-            out.append("status without the full flash: %s" % (st and st["problems"]))
+        if not st or not st.get("ok"):
+            out.append("status not answered in 3 tries: %s" % st)
+        elif not any("full" in p or "space" in p for p in st["problems"]):
+            out.append("status without the full flash: %s" % st["problems"])
         port.drain(0.3)
         faults = [e for e in port.events if e.startswith(b'{"ev": "fault"')]
         if not faults:
