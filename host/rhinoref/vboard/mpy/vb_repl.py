@@ -107,7 +107,26 @@ def execute(src, kind, fname="<stdin>", raw=False):
     return ret
 
 
+def _heap_unlocked():
+    # The unix port raises KeyboardInterrupt from its SIGINT handler (MICROPY_ASYNC_KBD_INTR),
+    # so Ctrl-C can land inside gc.collect() and leave the heap locked, after which nothing can
+    # be allocated. A Pico checks the interrupt between bytecodes and never does that, so the
+    # virtual board unlocks the heap again before it goes on (only when the MemoryError says
+    # the heap is locked: unlocking an unlocked heap would wrap its lock depth round).
+    import micropython
+
+    for _ in range(8):
+        try:
+            bytearray(16)
+            return
+        except MemoryError as e:
+            if not e.args or "locked" not in e.args[0]:  # str(e) would allocate
+                return  # really out of memory
+            micropython.heap_unlock()
+
+
 def _safe_intr_off():
+    _heap_unlocked()
     try:
         vb_hw.set_intr(-1)
     except KeyboardInterrupt:
