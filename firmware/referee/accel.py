@@ -93,7 +93,9 @@ class _I2CAccel:
 
     name = "?"
 
-    def __init__(self, i2c, addr):
+    def __init__(self, i2c, addr, range_g):
+        if range_g not in _RANGES:
+            raise ValueError("range_g must be 2 or 4")
         self._i2c = i2c
         self.addr = addr
         self._buf = bytearray(6)
@@ -146,9 +148,7 @@ class MPU6050(_I2CAccel):
     name = "mpu6050"
 
     def __init__(self, i2c, addr=0x68, range_g=2, bandwidth_hz=44, rate_hz=200):
-        super().__init__(i2c, addr)
-        if range_g not in _RANGES:
-            raise ValueError("range_g must be 2 or 4")
+        super().__init__(i2c, addr, range_g)
         if bandwidth_hz not in _MPU_DLPF:
             raise ValueError("bandwidth_hz must be one of 260, 184, 94, 44, 21, 10, 5")
         if not 4 <= rate_hz <= 1000:
@@ -180,9 +180,7 @@ class LIS3DH(_I2CAccel):
     name = "lis3dh"
 
     def __init__(self, i2c, addr=0x18, range_g=2, rate_hz=100):
-        super().__init__(i2c, addr)
-        if range_g not in _RANGES:
-            raise ValueError("range_g must be 2 or 4")
+        super().__init__(i2c, addr, range_g)
         if rate_hz not in _LIS_ODR:
             raise ValueError("rate_hz must be one of 1, 10, 25, 50, 100, 200, 400")
         self._identify(_LIS_WHO_AM_I, (_LIS_ID,), "LIS3DH", "WHO_AM_I", "SA0")
@@ -208,9 +206,7 @@ class ADXL345(_I2CAccel):
     name = "adxl345"
 
     def __init__(self, i2c, addr=0x53, range_g=2, rate_hz=100):
-        super().__init__(i2c, addr)
-        if range_g not in _RANGES:
-            raise ValueError("range_g must be 2 or 4")
+        super().__init__(i2c, addr, range_g)
         if rate_hz not in _ADXL_RATE:
             raise ValueError("rate_hz must be one of 25, 50, 100, 200, 400")
         self._identify(_ADXL_DEVID, (_ADXL_ID,), "ADXL345", "DEVID", "SDO")
