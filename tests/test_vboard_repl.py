@@ -305,7 +305,8 @@ def test_hx711_state_machine_delivers_samples(vb):
     ) % (vb.pins.HX711_DOUT, vb.pins.HX711_SCK)
     fw = Path(__file__).resolve().parents[1] / "firmware" / "referee"
     mp(vb, "fs", "mkdir", ":referee", check=False)
-    mp(vb, "fs", "cp", str(fw / "__init__.py"), str(fw / "hx711.py"), ":referee/")
+    mp(vb, "fs", "cp", str(fw / "__init__.py"), str(fw / "hx711.py"), str(fw / "hx711pio.py"),
+       ":referee/")
     out = mp(vb, "exec", code).stdout
     assert b"n 5 True" in out
     mp(vb, "fs", "rm", "-r", ":referee")

@@ -16,6 +16,10 @@ Usage::
     acc = accel.MPU6050(i2c, addr=0x68, range_g=2, bandwidth_hz=44)
     acc = accel.TiltSwitch(Pin(15, Pin.IN, Pin.PULL_UP))   # ball switch: the low-cost fallback
 
+Each part is its own module (``mpu6050``, ``lis3dh``, ``adxl345``, ``tiltswitch``), imported only
+when ``probe`` picks it or ``accel.<Part>`` is first asked for: a board holds only the driver it
+runs. This module keeps what they share (``NoAccel``, the I2C base class, ``probe``).
+
 Every driver takes a bus or pin object (never numbers), checks the chip's identity at
 construction (``OSError`` with a sentence if it is missing or a different part), sets range and
 rate, and reads the three axes in one burst into a buffer made once. Values are milli-g with
@@ -31,37 +35,6 @@ except ImportError:
     def const(x):
         return x
 
-
-# MPU-6050 registers (InvenSense register map RM-MPU-6000A)
-_MPU_SMPLRT_DIV = const(0x19)
-_MPU_CONFIG = const(0x1A)
-_MPU_ACCEL_CONFIG = const(0x1C)
-_MPU_ACCEL_XOUT_H = const(0x3B)
-_MPU_PWR_MGMT_1 = const(0x6B)
-_MPU_WHO_AM_I = const(0x75)
-_MPU_CLOCK_PLL_X = const(0x01)  # awake (SLEEP bit 6 clear), gyro X PLL: the stable clock
-# WHO_AM_I of the MPU-6050 and of register-compatible parts sold on GY-521-style boards
-_MPU_IDS = {0x68: "MPU-6050", 0x70: "MPU-6500", 0x71: "MPU-9250", 0x73: "MPU-9255"}
-# DLPF_CFG for an accel bandwidth (Hz); sample rate base is 1 kHz with the DLPF on
-_MPU_DLPF = {260: 0, 184: 1, 94: 2, 44: 3, 21: 4, 10: 5, 5: 6}
-
-# LIS3DH registers (ST datasheet DocID17530)
-_LIS_WHO_AM_I = const(0x0F)
-_LIS_ID = const(0x33)
-_LIS_CTRL_REG1 = const(0x20)
-_LIS_CTRL_REG4 = const(0x23)
-_LIS_OUT_X_L = const(0x28)
-_LIS_AUTO_INC = const(0x80)  # register address MSB: increment through a burst
-_LIS_ODR = {1: 1, 10: 2, 25: 3, 50: 4, 100: 5, 200: 6, 400: 7}
-
-# ADXL345 registers (Analog Devices datasheet)
-_ADXL_DEVID = const(0x00)
-_ADXL_ID = const(0xE5)
-_ADXL_BW_RATE = const(0x2C)
-_ADXL_POWER_CTL = const(0x2D)
-_ADXL_DATA_FORMAT = const(0x31)
-_ADXL_DATAX0 = const(0x32)
-_ADXL_RATE = {25: 0x08, 50: 0x09, 100: 0x0A, 200: 0x0B, 400: 0x0C}
 
 _RANGES = (2, 4)
 
@@ -137,147 +110,25 @@ class _I2CAccel:
         return (xyz[0], xyz[1], xyz[2])
 
 
-class MPU6050(_I2CAccel):
-    """InvenSense MPU-6050 (GY-521) accelerometer part; the gyro is left unused.
-
-    ``range_g`` 2 or 4 (a tower of cards never sees more; +-2 g resolves 0.06 mg per count);
-    ``bandwidth_hz`` picks the digital low-pass filter (44 Hz: anti-aliasing for 80 samples/s);
-    ``rate_hz`` the internal sample rate (1 kHz / (1 + SMPLRT_DIV)).
-    """
-
-    name = "mpu6050"
-
-    def __init__(self, i2c, addr=0x68, range_g=2, bandwidth_hz=44, rate_hz=200):
-        super().__init__(i2c, addr, range_g)
-        if bandwidth_hz not in _MPU_DLPF:
-            raise ValueError("bandwidth_hz must be one of 260, 184, 94, 44, 21, 10, 5")
-        if not 4 <= rate_hz <= 1000:
-            raise ValueError("rate_hz must be 4 to 1000")
-        who = self._identify(_MPU_WHO_AM_I, _MPU_IDS, "MPU-6050", "WHO_AM_I", "AD0")
-        self.part = _MPU_IDS[who]
-        self._write(_MPU_PWR_MGMT_1, _MPU_CLOCK_PLL_X)  # wake from the power-on sleep
-        self._write(_MPU_CONFIG, _MPU_DLPF[bandwidth_hz])
-        self._write(_MPU_SMPLRT_DIV, 1000 // rate_hz - 1)
-        self._write(_MPU_ACCEL_CONFIG, (0 if range_g == 2 else 1) << 3)  # AFS_SEL bits 4:3
-        self.range_g = range_g
-        # counts -> milli-g: 16384 counts/g at +-2 g is x * 125 // 2048 (all small ints)
-        self._div = 2048 if range_g == 2 else 1024
-
-    def read_into(self, xyz):
-        """Fill ``xyz`` (array('h'/'i', 3) or list) with milli-g; allocates nothing."""
-        b = self._buf
-        self._i2c.readfrom_mem_into(self.addr, _MPU_ACCEL_XOUT_H, b)  # big-endian X, Y, Z
-        d = self._div
-        h = d >> 1  # rounds to the nearest milli-g
-        xyz[0] = (_s16(b[0], b[1]) * 125 + h) // d
-        xyz[1] = (_s16(b[2], b[3]) * 125 + h) // d
-        xyz[2] = (_s16(b[4], b[5]) * 125 + h) // d
+# The I2C parts probe() tries, in this order, each at its two addresses (class name, addresses)
+_PARTS = (("MPU6050", b"\x68\x69"), ("LIS3DH", b"\x18\x19"), ("ADXL345", b"\x53\x1d"))
 
 
-class LIS3DH(_I2CAccel):
-    """ST LIS3DH (and LIS2DH12) in high-resolution 12-bit mode, block data update on."""
-
-    name = "lis3dh"
-
-    def __init__(self, i2c, addr=0x18, range_g=2, rate_hz=100):
-        super().__init__(i2c, addr, range_g)
-        if rate_hz not in _LIS_ODR:
-            raise ValueError("rate_hz must be one of 1, 10, 25, 50, 100, 200, 400")
-        self._identify(_LIS_WHO_AM_I, (_LIS_ID,), "LIS3DH", "WHO_AM_I", "SA0")
-        self._write(_LIS_CTRL_REG1, (_LIS_ODR[rate_hz] << 4) | 0x07)  # X, Y, Z on
-        # BDU (bit 7): high and low bytes of one sample; FS bits 5:4; HR (bit 3): 12 bits
-        self._write(_LIS_CTRL_REG4, 0x80 | (0 if range_g == 2 else 1) << 4 | 0x08)
-        self.range_g = range_g
-        # left-justified 12-bit: (raw >> 4) counts at 1 mg (+-2 g) or 2 mg (+-4 g) each
-        self._shift = 4 if range_g == 2 else 3
-
-    def read_into(self, xyz):
-        b = self._buf
-        self._i2c.readfrom_mem_into(self.addr, _LIS_OUT_X_L | _LIS_AUTO_INC, b)  # little-endian
-        s = self._shift
-        xyz[0] = _s16(b[1], b[0]) >> s
-        xyz[1] = _s16(b[3], b[2]) >> s
-        xyz[2] = _s16(b[5], b[4]) >> s
-
-
-class ADXL345(_I2CAccel):
-    """Analog Devices ADXL345 in full-resolution mode (3.9 mg per count at any range)."""
-
-    name = "adxl345"
-
-    def __init__(self, i2c, addr=0x53, range_g=2, rate_hz=100):
-        super().__init__(i2c, addr, range_g)
-        if rate_hz not in _ADXL_RATE:
-            raise ValueError("rate_hz must be one of 25, 50, 100, 200, 400")
-        self._identify(_ADXL_DEVID, (_ADXL_ID,), "ADXL345", "DEVID", "SDO")
-        self._write(_ADXL_BW_RATE, _ADXL_RATE[rate_hz])
-        self._write(_ADXL_DATA_FORMAT, 0x08 | (0 if range_g == 2 else 1))  # FULL_RES, range
-        self._write(_ADXL_POWER_CTL, 0x08)  # measure
-        self.range_g = range_g
-
-    def read_into(self, xyz):
-        b = self._buf
-        self._i2c.readfrom_mem_into(self.addr, _ADXL_DATAX0, b)  # little-endian X, Y, Z
-        xyz[0] = (_s16(b[1], b[0]) * 125 + 16) // 32  # 256 counts per g, rounded
-        xyz[1] = (_s16(b[3], b[2]) * 125 + 16) // 32
-        xyz[2] = (_s16(b[5], b[4]) * 125 + 16) // 32
-
-
-class TiltSwitch:
-    """A ball tilt switch on one GPIO, read as a very coarse accelerometer.
-
-    At rest it reads (0, 0, 1000): 1 g down, like a level accelerometer. When the pin changed
-    since the last read (the ball rolled: a knock, a bump or a tilt) that read reports a large
-    synthetic jolt of ``jolt_mg`` on X and Y. While the pin stays away from its level at
-    start-up (the platform is tilted), X reads ``tilt_mg``. Changes between two reads are
-    latched by a pin interrupt where the pin offers one (the handler only counts).
-    """
-
-    name = "tilt"
-    jolt_mg = 2000
-    tilt_mg = 500
-
-    def __init__(self, pin, reason=None):
-        self._pin = pin
-        self._rest = pin.value()
-        self._last = self._rest
-        self._edges = 0
-        self._seen = 0
-        self._xyz = array("i", (0, 0, 0))
-        self.reason = reason  # probe() says why no I2C part is used
-        irq = getattr(pin, "irq", None)
-        if irq is not None:
-            try:
-                irq(handler=self._edge, trigger=pin.IRQ_FALLING | pin.IRQ_RISING)
-            except (AttributeError, TypeError, ValueError, OSError):
-                pass  # polling still sees changes that last until the next read
-
-    def _edge(self, pin):
-        self._edges += 1  # interrupt context: count only
-
-    def read_into(self, xyz):
-        level = self._pin.value()
-        edges = self._edges
-        jolt = level != self._last or edges != self._seen
-        self._last = level
-        self._seen = edges
-        x = self.tilt_mg if level != self._rest else 0
-        if jolt:
-            xyz[0] = x + self.jolt_mg
-            xyz[1] = self.jolt_mg
-        else:
-            xyz[0] = x
-            xyz[1] = 0
-        xyz[2] = 1000
-
-    def read(self):
-        xyz = self._xyz
-        self.read_into(xyz)
-        return (xyz[0], xyz[1], xyz[2])
-
-
-# (driver, addresses): the order probe() tries them in
-_PARTS = ((MPU6050, (0x68, 0x69)), (LIS3DH, (0x18, 0x19)), (ADXL345, (0x53, 0x1D)))
+def __getattr__(name):
+    """``accel.MPU6050``, ``accel.LIS3DH``, ``accel.ADXL345``, ``accel.TiltSwitch``: each part
+    lives in its own module, imported the first time it is asked for, so a board holds only
+    the driver it runs (about 1-2 KB of heap each)."""
+    if name == "MPU6050":
+        from referee.mpu6050 import MPU6050 as part
+    elif name == "LIS3DH":
+        from referee.lis3dh import LIS3DH as part
+    elif name == "ADXL345":
+        from referee.adxl345 import ADXL345 as part
+    elif name == "TiltSwitch":
+        from referee.tiltswitch import TiltSwitch as part
+    else:
+        raise AttributeError(name)
+    return part
 
 
 def probe(i2c, tilt_pin=None):
@@ -295,11 +146,11 @@ def probe(i2c, tilt_pin=None):
         else:
             why = None
         errors = []
-        for driver, addrs in _PARTS:
+        for part, addrs in _PARTS:
             for addr in addrs:
-                if addr in found:
+                if addr in found:  # only now is the part's module imported
                     try:
-                        return driver(i2c, addr)
+                        return __getattr__(part)(i2c, addr)
                     except OSError as err:
                         errors.append(str(err))
         if why is None:
@@ -312,5 +163,5 @@ def probe(i2c, tilt_pin=None):
             else:
                 why = "no device answers on I2C (check SDA/SCL wiring and power)"
     if tilt_pin is not None:
-        return TiltSwitch(tilt_pin, why)
+        return __getattr__("TiltSwitch")(tilt_pin, why)
     return NoAccel(why)

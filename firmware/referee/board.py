@@ -445,7 +445,9 @@ def _load():
     heap in fragments too small for the next module (seen on the virtual board: 60 KB free
     but no block of 3 KB). The serial commands (9 KB on the 64-bit port) are not loaded: a
     board without a host never uses them, and ``Referee.command`` loads them with the first
-    command line (collecting and retrying once); with the game's code alone there is room."""
+    command line (collecting and retrying once); with the game's code alone there is room.
+    The drivers' parts are not loaded here either: ``Hardware`` imports the one HX711 back end
+    and the one accelerometer it finds (``hx711.HX711PIO``, ``accel.probe``), nothing else."""
     gc.collect()
     from referee import app, detector, hx711, accel  # noqa: F401
     gc.collect()

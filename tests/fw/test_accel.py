@@ -209,3 +209,42 @@ def test_probe_uses_the_tilt_switch_when_no_i2c_part_answers():
     assert acc.name == "tilt" and "no device answers" in acc.reason
     acc = accel.probe(FakeI2C(FakeMPU6050()), tilt_pin=pin)
     assert acc.name == "mpu6050"
+
+
+_PART_MODULES = ("referee.mpu6050", "referee.lis3dh", "referee.adxl345", "referee.tiltswitch")
+
+
+def _forget_parts():
+    saved = {}
+    for name in _PART_MODULES:
+        saved[name] = sys.modules.pop(name, None)
+    return saved
+
+
+def test_probe_loads_only_the_part_it_returns():
+    # each part is its own module: a board holds only the driver it runs (docs/heap.md)
+    cases = ((FakeI2C(FakeLIS3DH()), None, "lis3dh"), (FakeI2C(FakeMPU6050()), None, "mpu6050"),
+             (FakeI2C(FakeADXL345()), None, "adxl345"), (FakeI2C(), FakePin(level=1), "tilt"),
+             (FakeI2C(), None, "none"))
+    saved = _forget_parts()
+    try:
+        for i2c, pin, name in cases:
+            _forget_parts()
+            assert accel.probe(i2c, tilt_pin=pin).name == name
+            loaded = [m for m in _PART_MODULES if m in sys.modules]
+            want = {"tilt": "tiltswitch", "none": None}.get(name, name)
+            assert loaded == ([] if want is None else ["referee." + want]), (name, loaded)
+    finally:
+        for name, mod in saved.items():
+            if mod is not None:
+                sys.modules[name] = mod
+
+
+def test_parts_are_attributes_of_accel():
+    from referee.lis3dh import LIS3DH
+    from referee.tiltswitch import TiltSwitch
+
+    assert accel.LIS3DH is LIS3DH and accel.TiltSwitch is TiltSwitch
+    assert getattr(accel, "BMA180", None) is None
+    with raises(AttributeError):
+        accel.BMA180  # noqa: B018

@@ -193,6 +193,22 @@ def test_gpio_power_down_and_up():
     assert chip.gain == 64
 
 
+def test_back_ends_load_on_demand():
+    # each back end is its own module: a board holds only the one it runs (docs/heap.md)
+    saved = {}
+    for name in ("referee.hx711pio", "referee.hx711gpio"):
+        saved[name] = sys.modules.pop(name, None)
+    try:
+        chip = FakeHX711(sps=80)
+        assert hx711.HX711GPIO(chip.dout, chip.sck, sleep_ms=chip.sleep_ms).read() == 0
+        assert "referee.hx711gpio" in sys.modules and "referee.hx711pio" not in sys.modules
+        assert getattr(hx711, "HX711SPI", None) is None
+    finally:  # the classes this file imported stay the ones the module hands out
+        for name, mod in saved.items():
+            if mod is not None:
+                sys.modules[name] = mod
+
+
 def test_module_imports_without_rp2():
     # CPython and the unix port have no rp2: the module and the GPIO back end still work
     assert hx711.HX711GPIO is HX711GPIO
