@@ -115,9 +115,9 @@ def test_pins_py_values_match_the_pin_map(pm, pins):
     assert pins.LED_DATA == g(pm, pm["leds"]["data"])
     assert pins.LEDS_PER_SEAT == pm["leds"]["leds_per_seat"]
     assert pins.LED_COUNT == 5 * pins.LEDS_PER_SEAT
-    assert pins.SEATS == tuple(g(pm, s) for s in pm["seats"])
-    assert [n for n, _ in pins.SYMBOL_BUTTONS] == ["reverse", "skip", "draw", "double", "rhino"]
-    assert pins.SYMBOL_BUTTONS == tuple((s, g(pm, s)) for s in pm["symbols"])
+    assert tuple(gp for _n, gp in pins.BUTTONS[:5]) == tuple(g(pm, s) for s in pm["seats"])
+    assert [n for n, _ in pins.BUTTONS[5:10]] == ["reverse", "skip", "draw", "double", "rhino"]
+    assert pins.BUTTONS[5:10] == tuple((s, g(pm, s)) for s in pm["symbols"])
     assert pins.MENU == g(pm, pm["menu"])
     assert pins.BUZZER == g(pm, pm["buzzer"])
     assert pins.TILT_SWITCH == g(pm, pm["tilt_switch"])

@@ -8,9 +8,11 @@ Usage::
     from referee import pins
     i2c = I2C(pins.I2C_ID, sda=Pin(pins.I2C_SDA), scl=Pin(pins.I2C_SCL),
               freq=pins.I2C_FREQ)
-    seat_pins = [Pin(g, Pin.IN, Pin.PULL_UP) for g in pins.SEATS]  # pressed reads 0
+    seat_pins = [Pin(g, Pin.IN, Pin.PULL_UP) for _n, g in pins.BUTTONS[:5]]  # pressed: 0
 
 Plain integers and tuples so that firmware, host tools and tests can all import it.
+Every name costs heap on the board for good (this module stays loaded): the seats and
+symbol buttons are BUTTONS[:5] and BUTTONS[5:10], not tuples of their own.
 """
 
 PINMAP_VERSION = 1
@@ -39,16 +41,9 @@ LED_ORDER = "GRB"
 
 # Buttons: inputs with the internal pull-up, pressed = 0. Seats in clockwise order.
 BUTTONS_ACTIVE_LOW = True
-SEATS = (6, 7, 8, 9, 10)
-SYMBOL_BUTTONS = (
-    ("reverse", 11),
-    ("skip", 12),
-    ("draw", 13),
-    ("double", 14),
-    ("rhino", 15),
-)
 MENU = 16
-# Every button as (name, gpio), names as the board app's press() takes them.
+# Every button as (name, gpio), names as the board app's press() takes them: the seats
+# 0-4 clockwise, then the symbols reverse, skip, draw, double, rhino, then the menu.
 BUTTONS = (
     ("seat0", 6),
     ("seat1", 7),
