@@ -2,7 +2,8 @@
 
 - ``FakeFS``: a Pico's flash in memory, with MicroPython-like ``os`` and ``open``, a capacity
   (ENOSPC when full) and a power cut after N filesystem operations (a write cut half way
-  leaves half the bytes, as FAT would).
+  leaves half the bytes, as FAT would); optionally a ROMFS partition (``FakeRom``) behind
+  ``vfs.rom_ioctl``, whose erases and writes are operations too.
 - ``BoardEnv``: runs code strings "on the board" against a FakeFS, the way MicroPython's raw
   REPL would: persistent globals, ``import os``/``sys`` resolve to the fakes, output captured,
   errors formatted like a MicroPython traceback.
@@ -39,16 +40,60 @@ class PowerCut(BaseException):
     """The board lost power mid-operation (BaseException: board code cannot catch it)."""
 
 
+class FakeRom(bytearray):
+    """A ROMFS partition as NOR flash: erased bytes are 0xff, programming only clears bits.
+
+    ``block_device``: ``vfs.rom_ioctl(2, 0)`` hands out this object with ``ioctl`` and
+    ``writeblocks``, as the rp2 port's ``rp2.Flash``; otherwise a memoryview, written through
+    ``rom_ioctl`` 3/4/5 (both forms are in MicroPython's vfs docs).
+    """
+
+    def __init__(self, fs, size, block_device=False):
+        super().__init__(b"\xff" * size)
+        self.fs = fs
+        self.block_device = block_device
+
+    def erase(self, offset, length):
+        for at in range(offset, offset + length, BLOCK):
+            if self.fs._tick():
+                raise PowerCut("power cut in a ROMFS erase")
+            self[at:at + BLOCK] = b"\xff" * BLOCK
+
+    def program(self, offset, data):
+        data = bytes(data)
+        if offset < 0 or offset + len(data) > len(self):
+            raise OSError(errno.EINVAL, "EINVAL")
+        torn = self.fs._tick()
+        for i, b in enumerate(data[: len(data) // 2] if torn else data):
+            self[offset + i] &= b
+        if torn:
+            raise PowerCut("power cut in a ROMFS write")
+
+    # rp2.Flash's block protocol (extended interface)
+    def ioctl(self, op, arg):
+        if op == 4:
+            return len(self) // BLOCK
+        if op == 5:
+            return BLOCK
+        if op == 6:
+            self.erase(arg * BLOCK, BLOCK)
+        return 0
+
+    def writeblocks(self, block, buf, offset=0):
+        self.program(block * BLOCK + offset, buf)
+
+
 class FakeFS:
     """An in-memory flash: paths relative to the root, directories implied or explicit."""
 
-    def __init__(self, files=None, capacity=1024 * 1024):
+    def __init__(self, files=None, capacity=1024 * 1024, rom_size=0, rom_device=False):
         self.files = {}
         self.dirs = {""}
         self.capacity = capacity
         self.ops_left = None  # power cut after this many mutating operations
         self.cut = False
         self.mutations = 0
+        self.rom = FakeRom(self, rom_size, rom_device) if rom_size else None
         for path, data in (files or {}).items():
             self._mkdirs(path.rpartition("/")[0])
             self.files[path] = bytearray(data)
@@ -148,14 +193,24 @@ class FakeFS:
 
         def rename(old, new):
             o, n = fs.norm(old), fs.norm(new)
-            if o not in fs.files:
+            if o not in fs.files and o not in fs.dirs:
                 raise enoent()
             if n.rpartition("/")[0] not in fs.dirs:
                 raise enoent()
+            if o in fs.dirs and (n in fs.dirs or n in fs.files):
+                raise OSError(errno.EEXIST, "EEXIST")
             if fs._tick():
                 raise PowerCut("power cut in rename")
-            # LittleFS replaces an existing target atomically.
-            fs.files[n] = fs.files.pop(o)
+            if o in fs.files:
+                # LittleFS replaces an existing target atomically.
+                fs.files[n] = fs.files.pop(o)
+                return
+            # A folder moves whole, in one step, as on LittleFS.
+            def moved(p):
+                return n + p[len(o):] if p == o or p.startswith(o + "/") else p
+
+            fs.dirs = {moved(d) for d in fs.dirs}
+            fs.files = {moved(f): d for f, d in fs.files.items()}
 
         def statvfs(path):
             total = fs.capacity // BLOCK
@@ -168,6 +223,41 @@ class FakeFS:
         mod.unlink = remove
         mod.sep = "/"
         mod.getcwd = lambda: "/"
+        return mod
+
+    def make_vfs(self):
+        """``vfs``: ``umount`` and, with a ROMFS partition, ``rom_ioctl``."""
+        fs = self
+        mod = types.ModuleType("vfs")
+
+        def umount(path):
+            if fs.norm(path) != "rom" or fs.rom is None:
+                raise OSError(errno.EINVAL, "EINVAL")
+
+        def rom_ioctl(op, *args):
+            rom = fs.rom
+            if op == 1:
+                return 1
+            if not args or args[0] != 0:
+                return -errno.EINVAL
+            if op == 2:
+                return rom if rom.block_device else memoryview(rom)
+            if op == 3:
+                offset, length = args[1:] if len(args) == 3 else (0, args[1])
+                rom.erase(offset, -(-length // BLOCK) * BLOCK)
+                return 256
+            if op == 4:
+                rom.program(args[1], args[2])
+                return 0
+            if op == 5:
+                return 0
+            if op == 6:
+                return BLOCK
+            return -errno.EINVAL
+
+        mod.umount = umount
+        if fs.rom is not None:
+            mod.rom_ioctl = rom_ioctl
         return mod
 
     def open(self, path, mode="r"):
@@ -237,6 +327,7 @@ class BoardEnv:
         self.fs = fs
         self.modules = dict(modules or {})  # extra board modules, e.g. a fake ``machine``
         self.fake_os = fs.make_os()
+        self.fake_vfs = fs.make_vfs()
         self.fake_sys = types.ModuleType("sys")
         self.fake_sys.implementation = types.SimpleNamespace(
             name="micropython", version=version + ("",), _mpy=mpy,
@@ -256,6 +347,8 @@ class BoardEnv:
                 return env.fake_os
             if name in ("sys", "usys"):
                 return env.fake_sys
+            if name == "vfs":
+                return env.fake_vfs
             if name in env.modules:
                 return env.modules[name]
             if name in ("hashlib", "uhashlib") and not env.hashlib_ok:

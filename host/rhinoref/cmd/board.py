@@ -44,7 +44,11 @@ def add_arguments(parser):
                              "button asked for, pushes the platform with a finger)")
     parser.add_argument("--heap", type=int, default=None, metavar="KB",
                         help="MicroPython heap in KB (default: a Pico's 192 plus what the "
-                             "virtual board's own modules take)")
+                             "virtual board's own modules and its ROMFS partition take)")
+    parser.add_argument("--romfs", type=int, default=None, metavar="KB",
+                        help="size of the ROMFS partition, as a MicroPython built with one "
+                             "(default 128; 0: none, as the stock Pico builds; "
+                             "'rhinoref deploy --romfs' fills it)")
 
 
 def _table(args):
@@ -55,10 +59,13 @@ def _table(args):
 
 def run(args) -> int:
     from ..vboard import VirtualBoard
-    from ..vboard.core import default_heap_kb
+    from ..vboard.core import ROMFS_KB
 
     if args.players and not 2 <= args.players <= 5:
         raise InputError("--players must be 2 to 5 (or 0 for an idle table)")
+    romfs_kb = ROMFS_KB if args.romfs is None else args.romfs
+    if romfs_kb < 0 or romfs_kb % 4:
+        raise InputError("--romfs must be a multiple of 4 KB (flash erase blocks), or 0")
     if args.speed < 0:
         raise InputError("--speed must be 0 (as fast as possible) or more")
     table = _table(args)
@@ -75,8 +82,8 @@ def run(args) -> int:
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     vb = VirtualBoard(flash_dir=args.flash, speed=args.speed, table=table,
                       driver=driver, accel=not args.no_accel, sps=args.sps, seed=args.seed,
-                      heap_kb=args.heap or default_heap_kb(), log=log,
-                      hx711=not args.no_hx711)
+                      heap_kb=args.heap, log=log, hx711=not args.no_hx711,
+                      romfs_kb=romfs_kb)
     if maker is not None:
         maker.attach(vb)
         driver = maker.then

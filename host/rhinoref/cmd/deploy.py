@@ -6,6 +6,8 @@ Usage::
     rhinoref deploy --port /dev/ttyACM0    # a chosen port; also the virtual board's pty
     rhinoref deploy --dry-run              # say what would change, change nothing
     rhinoref deploy --no-reset             # leave the board at the REPL afterwards
+    rhinoref deploy --romfs                # the package into the ROMFS partition: its bytecode
+                                           # then runs from flash, not from the heap
 
 Steps: stop the app (raw REPL + soft reset), finish an earlier deploy if a cut interrupted it,
 ask the board for its ``.mpy`` version (``sys.implementation._mpy``), compile every module with
@@ -17,6 +19,14 @@ same code that finishes a cut deploy at boot), delete stale files (a ``.py`` tha
 new ``.mpy``, modules gone from the source), verify every file by hash, soft-reset so
 ``main.py`` starts. The board boots the old firmware or the new one, never a mix. docs/host.md
 describes the scheme and the exit codes.
+
+With ``--romfs`` the package (``referee/``) goes into the board's ROMFS partition instead, as
+one image (mpremote's ``VfsRomWriter``), and ``main.py`` stays a file. A partition cannot be
+written atomically, so the new firmware first goes on as files (the steps above: files shadow
+the ROMFS, '' comes before '/rom' on ``sys.path``), then the image is written and verified by
+SHA-256, and only then is the package folder renamed away in one atomic step. A cut anywhere
+leaves a board that boots the old firmware or the new one. Nothing is written when the image
+on the board is already the same.
 
 Library use (tests, other commands)::
 
@@ -43,7 +53,8 @@ HELP = "compile the firmware with mpy-cross and copy what changed to a board"
 EXAMPLE = """\
 rhinoref deploy                          # the one board plugged in
 rhinoref deploy --port /dev/ttyACM0      # or COM3, or the virtual board's /dev/pts/N
-rhinoref deploy --dry-run                # list what would change"""
+rhinoref deploy --dry-run                # list what would change
+rhinoref deploy --romfs                  # bytecode into the ROMFS partition (docs/heap.md)"""
 
 BOOT_NAMES = ("main.py", "boot.py")  # MicroPython runs only these names at boot: never compiled
 STAGED = ".new"  # suffix of staged files (referee.deployjournal.STAGED_SUFFIX)
@@ -51,6 +62,8 @@ JOURNAL = ".deploy"
 JOURNAL_TMP = ".deploy.tmp"
 CHUNK = 2048  # bytes per write command (about 2.7 KB of base64 in one raw-REPL exec)
 JOURNAL_SOURCE = FIRMWARE_DIR / "referee" / "deployjournal.py"
+RETIRED = "/.rhinoref-retired"  # package folders moved out of the way of the ROMFS, then deleted
+ROM_PAGE = 256  # RP2040 flash programs 256-byte pages: the last chunk is padded to one
 
 # sys.implementation._mpy >> 10: the native architecture (MicroPython's MP_NATIVE_ARCH_*).
 ARCHES = [None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
@@ -73,6 +86,9 @@ def add_arguments(parser):
     parser.add_argument("--no-compile", action="store_true",
                         help="copy .py sources instead of .mpy (when mpy-cross cannot target "
                         "the board's MicroPython)")
+    parser.add_argument("--romfs", action="store_true",
+                        help="put the package into the board's ROMFS partition (a MicroPython "
+                        "built with one): its bytecode runs from flash and leaves the heap free")
 
 
 # --- the board side -------------------------------------------------------------------------
@@ -135,6 +151,65 @@ def _rh_mkdir(ps):
    os.mkdir(p)
   except OSError:
    pass
+def _rh_rmtree(p):
+ try:
+  es = list(os.ilistdir(p))
+ except OSError:
+  return
+ for e in es:
+  if e[1] == 0x4000:
+   _rh_rmtree(p + '/' + e[0])
+  else:
+   os.remove(p + '/' + e[0])
+ os.rmdir(p)
+"""
+
+# The ROMFS partition (vfs.rom_ioctl, MicroPython 1.25+). Partition 0 is either a block device
+# (rp2: an rp2.Flash with ioctl/writeblocks) or a memoryview written through rom_ioctl 3/4/5,
+# as the MicroPython docs give them (library/vfs.rst); both export the buffer protocol.
+ROM_HELPERS = """\
+import vfs
+from binascii import a2b_base64 as a
+def _rh_rom():
+ try:
+  d = vfs.rom_ioctl(2, 0) if vfs.rom_ioctl(1) > 0 else -1
+ except (AttributeError, OSError):
+  d = -1
+ if isinstance(d, int):
+  print(None)
+ elif hasattr(d, 'ioctl'):
+  print(repr((d.ioctl(4, 0) * d.ioctl(5, 0), d.ioctl(5, 0))))
+ else:
+  print(repr((len(d), vfs.rom_ioctl(6, 0))))
+def _rh_romhash(n):
+ m = memoryview(vfs.rom_ioctl(2, 0))
+ h = hashlib.sha256()
+ for i in range(0, n, 512):
+  h.update(m[i:min(i + 512, n)])
+ print(repr(binascii.hexlify(h.digest()).decode()))
+def _rh_romerase(n):
+ try:
+  vfs.umount('/rom')
+ except OSError:
+  pass
+ d = vfs.rom_ioctl(2, 0)
+ if hasattr(d, 'ioctl'):
+  b = d.ioctl(5, 0)
+  for i in range((n + b - 1) // b):
+   d.ioctl(6, i)
+  print(256)
+ else:
+  print(vfs.rom_ioctl(3, 0, n))
+def _rh_romwrite(off, data):
+ d = vfs.rom_ioctl(2, 0)
+ if hasattr(d, 'ioctl'):
+  b = d.ioctl(5, 0)
+  d.writeblocks(off // b, data, off % b)
+ else:
+  vfs.rom_ioctl(4, 0, off, data)
+def _rh_romdone():
+ if not hasattr(vfs.rom_ioctl(2, 0), 'ioctl'):
+  vfs.rom_ioctl(5, 0)
 """
 
 
@@ -219,6 +294,33 @@ class Board:
         # not at all, and its appearance is the commit.
         self._run("f=open(%r,'w')\nf.write(%r)\nf.close()\nos.rename(%r,%r)"
                   % ("/" + JOURNAL_TMP, text, "/" + JOURNAL_TMP, "/" + JOURNAL))
+
+    def rmtree(self, path):
+        self._run("_rh_rmtree(%r)" % path)
+
+    def rename(self, src, dst):
+        self._run("os.rename(%r,%r)" % (src, dst))
+
+    # -- the ROMFS partition --
+    def rom_info(self):
+        """(size, erase block) of ROMFS partition 0, or None when the board has none."""
+        self._run(ROM_HELPERS)
+        return self._value("_rh_rom()")
+
+    def rom_hash(self, n):
+        return self._value("_rh_romhash(%d)" % n)
+
+    def rom_write(self, image, advance=None):
+        """Erase what ``image`` needs of the partition and program it in chunks."""
+        page = max(ROM_PAGE, self._value("_rh_romerase(%d)" % len(image)))
+        chunk = max(CHUNK, page)
+        for at in range(0, len(image), chunk):
+            data = image[at:at + chunk]
+            data += b"\xff" * (-len(data) % page)  # erased bytes: the image's length is in it
+            self._run("_rh_romwrite(%d,a(%r))" % (at, base64.b64encode(data)))
+            if advance:
+                advance(min(chunk, len(image) - at))
+        self._run("_rh_romdone()")
 
     def finish_journal(self):
         """Run referee/deployjournal.py's recover() on the board; the number of files changed."""
@@ -413,22 +515,31 @@ class Report:
         self.written = 0  # bytes written
         self.info = None  # the board's info dict
         self.build = None
+        self.romfs = None  # --romfs: "written" or "unchanged"
+        self.image = None  # --romfs: the image
+        self.retire = []  # --romfs: package folders to take off the filesystem
 
 
-def deploy(transport, build, progress=None, dry_run=False):
+def deploy(transport, build, progress=None, dry_run=False, romfs=False):
     """Put ``build`` on the board behind ``transport`` (an mpremote transport in the raw REPL).
 
     ``build`` is {board path: bytes}, or a function of the board's info dict returning one (so
-    the compile can target the board's .mpy version). Returns a ``Report``. Raises
-    ``BoardError`` when the connection is lost (saying whether the old or the new firmware is
-    on the board) and ``DeployError`` when out of flash or a hash does not match.
+    the compile can target the board's .mpy version). ``romfs``: the files in folders go into
+    the board's ROMFS partition as one image. Returns a ``Report``. Raises ``BoardError`` when
+    the connection is lost (saying whether the old or the new firmware is on the board) and
+    ``DeployError`` when out of flash or a hash does not match.
     """
     progress = progress or Progress(plain=True, out=io.StringIO())
     report = Report()
     board = _NoBoard(transport)
     try:
         board = Board(transport)
-        return _deploy(board, build, progress, dry_run, report)
+        report.info = info = board.info()
+        progress.note("%s: %s" % (board.port, describe_board(info)))
+        report.build = build = build(info) if callable(build) else build
+        if romfs:
+            return _deploy_romfs(board, build, progress, dry_run, report)
+        return _deploy_files(board, build, progress, dry_run, report)
     except _Lost as err:
         raise BoardError(_lost_message(board, err)) from None
     except _BoardOSError as err:
@@ -443,17 +554,16 @@ def _lost_message(board, err):
         "committing": "the board boots either the old or the new firmware, never a mix",
         "finishing": "the new firmware is committed: the board finishes it at its next boot",
         "verifying": "the new firmware is in place; it was not verified",
+        "writing the ROMFS": "the new firmware is in place as files, which the board runs; "
+                             "the ROMFS image is incomplete and unused",
+        "retiring": "the new firmware is in place, as files or in the ROMFS",
     }.get(board.phase, "")
     return "lost the board on %s while %s (%s): %s; run 'rhinoref deploy' again" % (
         board.port, board.phase, err, where)
 
 
-def _deploy(board, build, progress, dry_run, report):
-    report.info = info = board.info()
-    progress.note("%s: %s" % (board.port, describe_board(info)))
-    if callable(build):
-        build = build(info)
-    report.build = build
+def _deploy_files(board, build, progress, dry_run, report):
+    info = report.info
     board.phase = "comparing"
     dirs = {"/"}
     for path in build:
@@ -531,6 +641,88 @@ def _deploy(board, build, progress, dry_run, report):
     return report
 
 
+def romfs_image(files):
+    """A ROMFS image (mpremote's ``VfsRomWriter``) of {board path: bytes} for files in folders."""
+    from mpremote.romfs import VfsRomWriter
+
+    tree = {}
+    for path, data in files.items():
+        *folders, name = path.strip("/").split("/")
+        node = tree
+        for folder in folders:
+            node = node.setdefault(folder + "/", {})
+        node[name] = data
+    rom = VfsRomWriter()
+
+    def add(node):
+        for name, item in sorted(node.items()):
+            if isinstance(item, dict):
+                rom.opendir(name[:-1])
+                add(item)
+                rom.closedir()
+            else:
+                rom.mkfile(name, item)
+
+    add(tree)
+    return rom.finalise()
+
+
+def _deploy_romfs(board, build, progress, dry_run, report):
+    rom = board.rom_info()
+    if rom is None:
+        raise DeployError("this board's MicroPython has no ROMFS partition (vfs.rom_ioctl): "
+                          "flash a build with one (docs/heap.md) or deploy without --romfs")
+    if not report.info.get("hashlib"):
+        raise DeployError("--romfs needs hashlib on the board to verify the image")
+    packaged = {p: d for p, d in build.items() if p.count("/") > 1}
+    loose = {p: d for p, d in build.items() if p not in packaged}
+    report.image = image = romfs_image(packaged)
+    if len(image) > rom[0]:
+        raise DeployError("the ROMFS image (%s) is larger than the board's ROMFS partition (%s)"
+                          % (_size(len(image)), _size(rom[0])))
+    digest = hashlib.sha256(image).hexdigest()
+    board.phase = "comparing"
+    same = board.rom_hash(len(image)) == digest
+    report.romfs = "unchanged" if same else "written"
+    packages = sorted({"/" + p.strip("/").split("/")[0] for p in packaged})
+    on_board = {path for path, kind in board.listing(["/"]) if kind == 0x4000}
+    as_files = not same or any(d in on_board for d in packages)
+    report.retire = packages if as_files else []
+    if dry_run:
+        return _deploy_files(board, loose, progress, True, report)
+    board.rmtree(RETIRED)  # what a cut left of an earlier retirement
+    if as_files:
+        # The new firmware as files first: they shadow the ROMFS while it is written, and a
+        # cut from here on leaves a board that boots them.
+        _deploy_files(board, build, progress, False, report)
+    if not same:
+        board.phase = "writing the ROMFS"
+        progress.start(len(image), 1, "the ROMFS image")
+        try:
+            board.rom_write(image, progress.advance)
+        finally:
+            progress.stop()
+        report.written += len(image)
+        if board.rom_hash(len(image)) != digest:
+            raise DeployError("the ROMFS image did not read back right; the board runs the new "
+                              "firmware from files meanwhile; check the cable and deploy again")
+        progress.note("ROMFS image written and verified by SHA-256 (%s)" % _size(len(image)))
+    else:
+        progress.note("the ROMFS image on the board is up to date (%s)" % _size(len(image)))
+    _deploy_files(board, loose, progress, False, report)
+    if as_files:
+        # One atomic rename per package takes the files out of the import path; the ROMFS
+        # (verified) takes over. Deleting them is only housekeeping.
+        board.phase = "retiring"
+        board.mkdirs([RETIRED])
+        for d in packages:
+            board.rename(d, RETIRED + d)
+        board.rmtree(RETIRED)
+        progress.note("the board now imports %s from its ROMFS"
+                      % ", ".join(d.lstrip("/") for d in packages))
+    return report
+
+
 def _discard(board, staged):
     try:
         board.remove(staged)
@@ -566,11 +758,11 @@ class Progress:
         else:
             print("deploy: " + text, file=self.out, flush=True)
 
-    def start(self, total_bytes, n_files):
+    def start(self, total_bytes, n_files, what=None):
         if n_files == 0:
             return
         if self.plain:
-            self.note("writing %d files (%s)" % (n_files, _size(total_bytes)))
+            self.note("writing %s (%s)" % (what or "%d files" % n_files, _size(total_bytes)))
             return
         from rich.console import Console
         from rich.progress import BarColumn, DownloadColumn, Progress as Bar, TextColumn
@@ -623,7 +815,7 @@ def run(args) -> int:
     transport = open_board(args.port)
     ok = False
     try:
-        report = deploy(transport, build, progress, dry_run=args.dry_run)
+        report = deploy(transport, build, progress, dry_run=args.dry_run, romfs=args.romfs)
         plan, build = report.plan, report.build
         if args.dry_run:
             for path, reason in plan.copy:
@@ -631,9 +823,15 @@ def run(args) -> int:
                       % (path.lstrip("/"), reason, _size(len(build[path]))))
             for path, reason in plan.remove:
                 print("would remove %s (%s)" % (path.lstrip("/"), reason))
-            verdict = "nothing to do" if plan.empty else "nothing was changed (dry run)"
+            if report.romfs == "written":
+                print("would write the ROMFS image (%s)" % _size(len(report.image)))
+            if report.retire:
+                print("would retire %s from the filesystem (the ROMFS holds it)"
+                      % ", ".join(d.lstrip("/") for d in report.retire))
+            empty = plan.empty and report.romfs != "written" and not report.retire
+            verdict = "nothing to do" if empty else "nothing was changed (dry run)"
             print("%d unchanged; %s" % (len(plan.unchanged), verdict))
-        elif plan.empty:
+        elif plan.empty and report.romfs != "written":
             progress.note("the board is up to date (%d files unchanged)" % len(plan.unchanged))
         ok = True
     finally:

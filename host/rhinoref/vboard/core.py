@@ -55,10 +55,15 @@ PICO_HEAP_KB = 192
 # 64-bit port are larger than on the RP2040's 32-bit one, so this is still the stricter side.
 RUNTIME_KB = 64
 HEAP_KB = PICO_HEAP_KB + RUNTIME_KB
+# The ROMFS partition of the reference build (docs/heap.md): the referee's .mpy files in flash,
+# run in place. The virtual board holds it in a region of its heap that the firmware never
+# shares, so the heap grows by as much.
+ROMFS_KB = 128
+ROMFS_FILE = "romfs.img"
 
 
-def default_heap_kb():
-    return HEAP_KB
+def default_heap_kb(romfs_kb=ROMFS_KB):
+    return HEAP_KB + romfs_kb
 CAP = 64  # records per batch; must match vb_hw.CAP
 _REC = 7
 _REPLY_S = 16 + CAP * _REC * 8
@@ -84,13 +89,15 @@ class VirtualBoard:
     driver: called with the table time before each sample is used (bots acting on the table).
     accel: whether the MPU-6050 is on the I2C bus.
     hx711: False for a dead HX711 (no conversion ever comes: DOUT never goes low).
-    heap_kb: the MicroPython heap (a Pico has 192 KB; the board's own runtime modules take
-        some of it, see docs/virtual-board.md).
+    heap_kb: the MicroPython heap (a Pico has 192 KB; the board's own runtime modules and the
+        ROMFS partition take some of it, see docs/virtual-board.md); None for the default.
+    romfs_kb: size of the ROMFS partition (``romfs.img`` beside the flash image), as a Pico
+        whose MicroPython was built with one; 0 for none, as the stock builds.
     """
 
     def __init__(self, flash_dir=None, speed=1.0, table=None, driver=None, accel=True,
-                 sps=80, seed=1, heap_kb=HEAP_KB, log=None, on_frame=None, on_line=None,
-                 hx711=True):
+                 sps=80, seed=1, heap_kb=None, log=None, on_frame=None, on_line=None,
+                 hx711=True, romfs_kb=ROMFS_KB):
         exe = micropython_binary()
         if exe is None:
             raise RhinorefError(MICROPYTHON_MISSING)
@@ -103,7 +110,8 @@ class VirtualBoard:
         self.speed = float(speed)
         self.accel = accel
         self.hx711 = hx711
-        self.heap_kb = heap_kb
+        self.romfs_kb = romfs_kb
+        self.heap_kb = heap_kb or default_heap_kb(romfs_kb)
         self.log = log or (lambda msg: None)
         self.on_frame = on_frame
         self.on_line = on_line
@@ -150,6 +158,9 @@ class VirtualBoard:
         img = self.flash_dir / FLASH_FILE
         if not img.exists() or img.stat().st_size != FLASH_BLOCKS * 4096:
             img.write_bytes(b"\xff" * (FLASH_BLOCKS * 4096))
+        rom = self.flash_dir / ROMFS_FILE
+        if self.romfs_kb and (not rom.exists() or rom.stat().st_size != self.romfs_kb * 1024):
+            rom.write_bytes(b"\xff" * (self.romfs_kb * 1024))
         self._mpy_path = self._compile_runtime()
         master, slave = pty.openpty()
         tty.setraw(slave)
@@ -244,6 +255,8 @@ class VirtualBoard:
             "mode": mode,
             "flash": str(self.flash_dir / FLASH_FILE),
             "flash_blocks": FLASH_BLOCKS,
+            "romfs": str(self.flash_dir / ROMFS_FILE),
+            "romfs_bytes": self.romfs_kb * 1024,
             # a dead HX711: no state machine reads its DOUT (no pin -2), so none gets a conversion
             "hx711_dout": (p.HX711_DOUT if p else 2) if self.hx711 else -2,
             "hx711_sck": p.HX711_SCK if p else 3,

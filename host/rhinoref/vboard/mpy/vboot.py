@@ -7,7 +7,8 @@
 # visible, then they replace the built-ins in sys.modules (the unix port looks there first),
 # then the host's filesystem is unmounted and the board's flash (LittleFS on a 1.4 MB image
 # file, as a Pico's) is mounted at "/" instead. From then on the firmware sees only its flash:
-# relative paths, "..", open() and import all resolve inside it.
+# relative paths, "..", open() and import all resolve inside it. A ROMFS partition, when the
+# board has one (VirtualBoard(romfs_kb=)), is mounted at /rom as on a Pico built with one.
 
 import sys
 import gc
@@ -30,6 +31,7 @@ import vb_repl
 
 
 def _mount():
+    rom_file = open(cfg["romfs"], "r+b") if cfg["romfs_bytes"] else None
     bdev = vb_rp2._Flash(open(cfg["flash"], "r+b"), cfg["flash_blocks"])
     vb_rp2._flash = bdev
     try:
@@ -40,9 +42,19 @@ def _mount():
         fs = vfs.VfsLfs2(bdev, progsize=256)
     vfs.umount("/")
     vfs.mount(fs, "/")
+    if rom_file is None:
+        return False
+    # The ROMFS partition, mounted at /rom as MicroPython's boot does when it holds an image
+    # (extmod/vfs.c, mp_vfs_mount_romfs_protected); an erased or damaged one is left unmounted.
+    rom = vb_vfs.attach_rom(rom_file, cfg["romfs_bytes"])
+    try:
+        vfs.mount(vfs.VfsRom(rom), "/rom")
+    except OSError:
+        return False
+    return True
 
 
-_mount()
+_rom_mounted = _mount()
 vb_machine._boot(cfg["boot"])
 _v = sys.version.split("MicroPython ")[-1]
 vb_os._set_uname(_v.split(" ")[0], _v + " (rhinoref virtual board)", vb_sys.implementation._machine)
@@ -58,10 +70,12 @@ for _name in ("socket", "ssl", "tls", "termios", "_thread", "requests", "mip", "
               "ffi", "cryptolib", "platform", "vb_hw"):
     sys.modules[_name] = None
 sys.path[:] = ["", ".frozen", "/lib"]
+if _rom_mounted:
+    sys.path.extend(("/rom", "/rom/lib"))
 import os as _os_real
 
 _os_real.chdir("/")
 _mode = cfg["mode"]
-del _name, _mod, _v, _os_real, _mount, cfg
+del _name, _mod, _v, _os_real, _mount, _rom_mounted, cfg
 gc.collect()
 vb_repl.boot(_mode)
