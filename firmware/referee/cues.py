@@ -5,7 +5,8 @@ Usage::
     from referee import cues
     frame = bytearray(3 * 30)                       # 5 seats x 6 LEDs, GRB bytes
     cues.render(frame, t_ms, [["turn_cw"], ["skipped"], [], ["draw", "turn_cw"], []], 128)
-    cues.CUES["draw"]                               # (pattern, colour, colour2, param)
+    cues.cue("draw")                                # (pattern, colour, colour2, param)
+    cues.CUES                                       # {name: cue(name)}: made when asked for
 
 Each seat owns ``len(frame) // 15`` consecutive LEDs (seat 0 first, the strip runs clockwise,
 and inside a seat LED 0 -> LED n-1 also runs clockwise). A seat shows a list of cue names: the
@@ -86,40 +87,38 @@ _PINK = (255, 40, 140)
 _GOLD = (255, 150, 0)
 _BLACK = (0, 0, 0)
 
-# THE CUE TABLE: name, pattern, colour, second colour (split only), param (chase direction).
-# The order gives each cue its id. Meanings for people are in docs/board.md.
+# THE CUE TABLE: name, pattern, colour, second colour (split only). The order gives each cue its
+# id; turn_ccw's comet runs counter-clockwise (param -1 in cue(), turn_cw 1, others 0).
+# Meanings for people are in docs/board.md.
 _TABLE = (
-    ("off", _OFF, _BLACK, _BLACK, 0),  # nothing
-    ("waiting", _PULSE, _WHITE, _BLACK, 0),  # waiting for players: press your seat button to join
-    ("joined", _SOLID, _CYAN, _BLACK, 0),  # seat joined the next game (easy side)
-    ("joined_expert", _SPLIT, _CYAN, _ORANGE, 0),  # seat joined the next game (expert side)
-    ("turn_cw", _CHASE, _GREEN, _BLACK, 1),  # your turn; play goes clockwise
-    ("turn_ccw", _CHASE, _GREEN, _BLACK, -1),  # your turn; play goes counter-clockwise
-    ("skipped", _HALVES, _RED, _BLACK, 0),  # you are skipped this round
-    ("draw", _BLINK_SLOW, _BLUE, _BLACK, 0),  # take a card from the pile
-    ("rhino_owed", _BOUNCE, _ORANGE, _BLACK, 0),  # move Rhino Hero first
-    ("double", _DOUBLE, _PURPLE, _BLACK, 0),  # double: build again and place a second roof
-    ("handover", _WIPE, _PINK, _BLACK, 0),  # hand one of your cards to your right-hand neighbour
-    ("tiebreak", _COUNT, _WARM, _BLACK, 0),  # tie: press your seat button once per special card
-    ("warning", _BLINK_FAST, _YELLOW, _BLACK, 0),  # out of order: counted, but not as the rules say
-    ("error", _CHECKER, _WHITE, _BLACK, 0),  # refused: that input means nothing now
-    ("winner", _RAINBOW, _WHITE, _BLACK, 0),  # you won
-    ("loser", _DOT, _RED, _BLACK, 0),  # you lost
-    ("all_win", _TWINKLE, _GOLD, _BLACK, 0),  # everyone wins
-    ("calibrating", _SPIN, _BLUE, _BLACK, 0),  # calibration in progress: keep the table still
-    ("fault", _TRIPLE, _CYAN, _BLACK, 0),  # sensor fault: see the status
-    ("menu", _BAR, _PURPLE, _BLACK, 0),  # parent menu open (bar = brightness level)
+    ("off", _OFF, _BLACK, _BLACK),  # nothing
+    ("waiting", _PULSE, _WHITE, _BLACK),  # waiting for players: press your seat button to join
+    ("joined", _SOLID, _CYAN, _BLACK),  # seat joined the next game (easy side)
+    ("joined_expert", _SPLIT, _CYAN, _ORANGE),  # seat joined the next game (expert side)
+    ("turn_cw", _CHASE, _GREEN, _BLACK),  # your turn; play goes clockwise
+    ("turn_ccw", _CHASE, _GREEN, _BLACK),  # your turn; play goes counter-clockwise
+    ("skipped", _HALVES, _RED, _BLACK),  # you are skipped this round
+    ("draw", _BLINK_SLOW, _BLUE, _BLACK),  # take a card from the pile
+    ("rhino_owed", _BOUNCE, _ORANGE, _BLACK),  # move Rhino Hero first
+    ("double", _DOUBLE, _PURPLE, _BLACK),  # double: build again and place a second roof
+    ("handover", _WIPE, _PINK, _BLACK),  # hand one of your cards to your right-hand neighbour
+    ("tiebreak", _COUNT, _WARM, _BLACK),  # tie: press your seat button once per special card
+    ("warning", _BLINK_FAST, _YELLOW, _BLACK),  # out of order: counted, but not as the rules say
+    ("error", _CHECKER, _WHITE, _BLACK),  # refused: that input means nothing now
+    ("winner", _RAINBOW, _WHITE, _BLACK),  # you won
+    ("loser", _DOT, _RED, _BLACK),  # you lost
+    ("all_win", _TWINKLE, _GOLD, _BLACK),  # everyone wins
+    ("calibrating", _SPIN, _BLUE, _BLACK),  # calibration in progress: keep the table still
+    ("fault", _TRIPLE, _CYAN, _BLACK),  # sensor fault: see the status
+    ("menu", _BAR, _PURPLE, _BLACK),  # parent menu open (bar = brightness level)
 )
 
 NAMES = tuple(row[0] for row in _TABLE)
-CUES = {}  # name -> (pattern, colour, colour2, param): for host tools and docs
-for _row in _TABLE:
-    CUES[_row[0]] = _row[1:]
-# Flat byte tables indexed by cue id for the renderer (a few hundred bytes on the board).
+# Flat byte tables indexed by cue id: all the board keeps of the table (a few hundred bytes).
 _PAT = bytes(row[1] for row in _TABLE)
 _RGB = bytes(c for row in _TABLE for c in row[2])
 _RGB2 = bytes(c for row in _TABLE for c in row[3])
-del _TABLE, _row
+del _TABLE
 
 ID_OFF = const(0)
 ID_TURN_CW = const(4)
@@ -134,6 +133,22 @@ def cue_id(name):
         return NAMES.index(name)
     except ValueError:
         raise ValueError("unknown cue %r" % (name,))
+
+
+def cue(name):
+    """(pattern, colour, colour2, param) of a cue name, as in the table (host tools, docs)."""
+    i = cue_id(name)
+    j = 3 * i
+    param = 1 if i == ID_TURN_CW else (-1 if i == ID_TURN_CCW else 0)
+    return (_PAT[i], tuple(_RGB[j:j + 3]), tuple(_RGB2[j:j + 3]), param)
+
+
+def __getattr__(name):
+    """``cues.CUES``, {name: cue(name)} for host tools, made when asked for: held on the board
+    it would cost 2 KB of heap that the renderer never reads."""
+    if name != "CUES":
+        raise AttributeError(name)
+    return {n: cue(n) for n in NAMES}
 
 
 def is_animated(cue):
@@ -323,7 +338,7 @@ def describe():
     """The cue table as plain data: list of dicts (docs, host renderers)."""
     out = []
     for name in NAMES:
-        pat, col, col2, param = CUES[name]
+        pat, col, col2, param = cue(name)
         out.append({"name": name, "pattern": PATTERN_NAMES[pat], "colour": list(col),
                     "colour2": list(col2), "param": param})
     return out

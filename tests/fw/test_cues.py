@@ -53,6 +53,15 @@ def test_spec_cues_exist():
         assert cues.NAMES[cues.cue_id(name)] == name
 
 
+def test_cue_rows_as_the_table_gives_them():
+    assert cues.cue("turn_cw") == (cues.cue("turn_ccw")[0], (0, 255, 0), (0, 0, 0), 1)
+    assert cues.cue("turn_ccw")[3] == -1 and cues.cue("draw")[3] == 0
+    assert cues.cue("joined_expert")[1:3] == ((0, 200, 255), (255, 90, 0))
+    table = cues.CUES  # made when asked for: the board never holds it
+    assert sorted(table) == sorted(cues.NAMES) and table["draw"] == cues.cue("draw")
+    assert getattr(cues, "TABLE", None) is None
+
+
 def test_unknown_cue_is_refused():
     with raises(ValueError):
         cues.cue_id("fireworks")
