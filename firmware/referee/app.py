@@ -44,7 +44,7 @@ except ImportError:  # CPython
 
 VERSION = "1.0"
 SEATS = const(5)
-NEVER = const(0x3FFFFFFF)  # largest small int on MicroPython: "no deadline"
+_NEVER = const(0x3FFFFFFF)  # largest small int on MicroPython: "no deadline"
 _NO_SEAT = const(255)
 
 # Phases
@@ -53,17 +53,17 @@ PLAY = "play"
 OVER = "over"
 
 # Timing (ms). Options can change the symbol window and the grace window.
-SYMBOL_MS = const(5000)  # a roof with no symbol press within this is plain ("none")
-EARLY_MS = const(2500)  # a symbol pressed this long before its roof settles still counts
-TIEBREAK_MS = const(3000)  # a tie-break count is entered this long after the last press
-FLASH_MS = const(3000)  # warning / error cues
-DRAW_MS = const(8000)  # "take a card" shows at most this long (or until the first piece)
-MENU_MS = const(15000)  # the parent menu closes itself
+_SYMBOL_MS = const(5000)  # a roof with no symbol press within this is plain ("none")
+_EARLY_MS = const(2500)  # a symbol pressed this long before its roof settles still counts
+_TIEBREAK_MS = const(3000)  # a tie-break count is entered this long after the last press
+_FLASH_MS = const(3000)  # warning / error cues
+_DRAW_MS = const(8000)  # "take a card" shows at most this long (or until the first piece)
+_MENU_MS = const(15000)  # the parent menu closes itself
 FILE_FAULT_MS = const(10000)  # a damaged file shows the fault cue this long after boot
-MIRROR_MS = const(100)  # frame mirror events at most this often
-MAX_EVENTS = const(64)  # events kept when nobody pops them
+_MIRROR_MS = const(100)  # frame mirror events at most this often
+_MAX_EVENTS = const(64)  # events kept when nobody pops them
 BRIGHTNESS_LEVELS = (16, 40, 80, 140, 255)
-DEFAULT_BRIGHTNESS = const(80)
+_DEFAULT_BRIGHTNESS = const(80)
 
 SYMBOL_BUTTONS = ("reverse", "skip", "draw", "double", "rhino")
 
@@ -93,9 +93,9 @@ class Referee:
         self.problems = []  # damaged files found at boot (also in status)
         self.faults = []  # sensors at fault now: "hx711", "accel"
         # options (options.json)
-        self.brightness = DEFAULT_BRIGHTNESS
+        self.brightness = _DEFAULT_BRIGHTNESS
         self.grace_ms = rules.GRACE_MS
-        self.symbol_ms = SYMBOL_MS
+        self.symbol_ms = _SYMBOL_MS
         self.sps = sps
         self.mirror = False
         self.hw_watchdog = False  # the board's hardware WDT (referee.board explains)
@@ -107,11 +107,11 @@ class Referee:
         self.seats = []  # game seat -> physical seat (clockwise order)
         self._gt0 = t_ms  # board time at game time 0
         self.log_lines = [] if root is None else None  # in-memory log when there are no files
-        self._sym_deadline = NEVER
+        self._sym_deadline = _NEVER
         self._early = None  # a symbol pressed before its roof settled
         self._early_until = 0
         self._tb_count = bytearray(SEATS)  # tie-break presses not yet entered, per phys seat
-        self._tb_deadline = [NEVER] * SEATS
+        self._tb_deadline = [_NEVER] * SEATS
         self._skipped = _NO_SEAT  # game seat shown "skipped" until the turn passes again
         self._draw_seat = _NO_SEAT
         self._draw_until = 0
@@ -136,7 +136,7 @@ class Referee:
         self._trace_max = 0
         self._cmds = None  # referee.commands, imported with the first command
         self._special = False  # calibration, streaming or tracing: the slow sample path
-        self._deadline = NEVER
+        self._deadline = _NEVER
         # lights
         n = leds_per_seat * SEATS
         self._frame = bytearray(3 * n)
@@ -253,7 +253,7 @@ class Referee:
             cues.render_ids(self._frame, t, self._main, self._over, self._counts,
                             self.brightness)
             self.frame_version += 1
-            if self.mirror and t - self._mirror_at >= MIRROR_MS:
+            if self.mirror and t - self._mirror_at >= _MIRROR_MS:
                 self._mirror_at = t
                 self._emit("frame", {"t_ms": t, "grb": _hex(self._frame)})
         return self._frame
@@ -356,15 +356,15 @@ class Referee:
         if g.awaiting_symbol and kind == "roof" and self.symbol_ms:
             self._sym_deadline = t + self.symbol_ms
         elif not g.awaiting_symbol:
-            self._sym_deadline = NEVER
+            self._sym_deadline = _NEVER
         if g.result is not None:
-            self._sym_deadline = NEVER
+            self._sym_deadline = _NEVER
         if g.tiebreak_seats and kind == "collapse":
             self._emit("tiebreak", {"seats": g.tiebreak_seats[:]})
         if not g.tied:
             for s in range(SEATS):
                 self._tb_count[s] = 0
-                self._tb_deadline[s] = NEVER
+                self._tb_deadline[s] = _NEVER
         key = (g.turn, g.direction, g.over)
         if turn_changed or key != self._last_turn:
             self._last_turn = key
@@ -386,7 +386,7 @@ class Referee:
 
     def _track_effects(self, t, kind, effects):
         """Cues that last beyond one input: skipped (until the turn passes again), take a card
-        (until the first piece, or DRAW_MS), hand-over (until the next roof). Used live and
+        (until the first piece, or _DRAW_MS), hand-over (until the next roof). Used live and
         when a log is replayed at boot, so a resumed game shows the same. True: turn passed."""
         g = self.game
         turn_changed = False
@@ -407,7 +407,7 @@ class Referee:
                 self._skipped = seat
             elif name == "draw":
                 self._draw_seat = seat
-                self._draw_until = t + DRAW_MS
+                self._draw_until = t + _DRAW_MS
             elif name == "handover":
                 self._handover = seat
         return turn_changed
@@ -434,7 +434,7 @@ class Referee:
             else:
                 if self._tb_count[phys] < 99:
                     self._tb_count[phys] += 1
-                self._tb_deadline[phys] = t + TIEBREAK_MS
+                self._tb_deadline[phys] = t + _TIEBREAK_MS
                 self._dirty_cues()
             return
         if g.over:
@@ -450,7 +450,7 @@ class Referee:
         gs = self.game_seat(phys)
         count = self._tb_count[phys]
         self._tb_count[phys] = 0
-        self._tb_deadline[phys] = NEVER
+        self._tb_deadline[phys] = _NEVER
         if g is None or gs is None or not g.tiebreak_seats:
             return
         self._input(t, "tiebreak", seat=gs, symbols=count, src="button")
@@ -466,9 +466,9 @@ class Referee:
             return
         if not g.awaiting_symbol and not g.over and g.result is None and not g.double_pending:
             # Pressed before the roof has settled (children press at once; the detector needs
-            # a moment of stillness): keep the press for EARLY_MS and apply it to that roof.
+            # a moment of stillness): keep the press for _EARLY_MS and apply it to that roof.
             self._early = symbol
-            self._early_until = t + EARLY_MS
+            self._early_until = t + _EARLY_MS
             self._emit("held", {"symbol": symbol, "until_ms": self._early_until})
             return
         self._input(t, "symbol", symbol=symbol, src="button")
@@ -497,7 +497,7 @@ class Referee:
             self._menu_until = 0  # any menu press closes the open menu
             self._emit("menu", {"open": False})
         elif long:
-            self._menu_until = t + MENU_MS
+            self._menu_until = t + _MENU_MS
             self._emit("menu", {"open": True, "choices": {
                 "reverse": "undo a false collapse", "skip": "declare a missed collapse",
                 "draw": "calibrate", "double": "brightness", "rhino": "new game",
@@ -520,7 +520,7 @@ class Referee:
             i = self.brightness_level()
             self.brightness = BRIGHTNESS_LEVELS[(i + 1) % len(BRIGHTNESS_LEVELS)]
             appstore.save_options(self)
-            self._menu_until = t + MENU_MS  # stays open for the next step
+            self._menu_until = t + _MENU_MS  # stays open for the next step
             self._emit("options", self._options())
             self._dirty_cues()
             return
@@ -575,14 +575,14 @@ class Referee:
         self._after_input(t, "start", False)
 
     def _reset_game_cues(self):
-        self._sym_deadline = NEVER
+        self._sym_deadline = _NEVER
         self._early = None
         self._skipped = self._draw_seat = self._handover = _NO_SEAT
         self._flash = _C_OFF
         self._last_turn = None
         for s in range(SEATS):
             self._tb_count[s] = 0
-            self._tb_deadline[s] = NEVER
+            self._tb_deadline[s] = _NEVER
 
     def _to_lobby(self):
         """Back to the lobby (new game): the seats of the last game stay joined."""
@@ -602,7 +602,7 @@ class Referee:
         if self._early is not None and self._early_until <= t:
             self._early_symbol(t)  # no roof came: the rules refuse it (error cue)
         if self._sym_deadline <= t:
-            self._sym_deadline = NEVER
+            self._sym_deadline = _NEVER
             if g is not None and g.awaiting_symbol and not g.over:
                 self._input(t, "symbol", symbol="none", src="timeout")
         for s in range(SEATS):
@@ -643,7 +643,7 @@ class Referee:
     def _flash_cue(self, t, name, seat):
         self._flash = _C_WARNING if name == "warning" else _C_ERROR
         self._flash_seat = seat
-        self._flash_until = t + FLASH_MS
+        self._flash_until = t + _FLASH_MS
         self._arm()
         self._dirty_cues()
 
@@ -721,7 +721,7 @@ class Referee:
 
     def _emit(self, name, fields):
         ev = self._events
-        if len(ev) >= MAX_EVENTS:
+        if len(ev) >= _MAX_EVENTS:
             ev.pop(0)
             self.dropped_events += 1
         ev.append(protocol.event(name, fields))

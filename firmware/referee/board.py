@@ -55,20 +55,28 @@ from machine import Pin
 
 from referee import buttons, pins, protocol
 
+try:
+    from micropython import const
+except ImportError:  # CPython (the tests' fake machine)
+
+    def const(x):
+        return x
+
+
 DATA = "/data"
-_STALE_MS = 1000  # no HX711 sample for this long (at 80 SPS) is a fault
-_BACKOFF_MIN_MS = 500
-_BACKOFF_MAX_MS = 30000
-_IDLE_WAIT_MS = 2  # sleep in poll() when nothing was waiting
-_BUTTON_EVERY_MS = 4  # poll the buttons at most this often
-_SERIAL_BYTES = 64  # bytes taken from the serial port per pass (keeps the loop turning)
-_ACCEL_RETRY_MS = 10000
-_SPIKE_MASK = 0xFFF  # a reading with these bits all ones, far from the last one, is a spike
-_SPIKE_JUMP = 4096  # counts (~2 g): a level that happens to sit on such a value is no spike
-_SPIKES = 2  # back-to-back spikes within _SPIKE_WINDOW_MS that show the fault cue
-_SPIKE_WINDOW_MS = 2000
-_SPIKE_CLEAR_MS = 5000
-_ERROR_EVERY_MS = 1000  # survived exceptions are reported at most this often
+_STALE_MS = const(1000)  # no HX711 sample for this long (at 80 SPS) is a fault
+_BACKOFF_MIN_MS = const(500)
+_BACKOFF_MAX_MS = const(30000)
+_IDLE_WAIT_MS = const(2)  # sleep in poll() when nothing was waiting
+_BUTTON_EVERY_MS = const(4)  # poll the buttons at most this often
+_SERIAL_BYTES = const(64)  # bytes taken from the serial port per pass (keeps the loop turning)
+_ACCEL_RETRY_MS = const(10000)
+_SPIKE_MASK = const(0xFFF)  # a reading with these bits all ones, far from the last one, is a spike
+_SPIKE_JUMP = const(4096)  # counts (~2 g): a level that happens to sit on such a value is no spike
+_SPIKES = const(2)  # back-to-back spikes within _SPIKE_WINDOW_MS that show the fault cue
+_SPIKE_WINDOW_MS = const(2000)
+_SPIKE_CLEAR_MS = const(5000)
+_ERROR_EVERY_MS = const(1000)  # survived exceptions are reported at most this often
 # event name prefix -> (frequency Hz, duration ms) for the optional piezo
 _BEEPS = (
     ('{"ev": "result"', 880, 400),
