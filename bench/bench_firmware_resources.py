@@ -27,12 +27,10 @@ Targets (SPEC 6): <= 64 KB of heap after a full game; 0 bytes per sample.
 """
 
 import argparse
-import json
 import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -198,71 +196,25 @@ def per_sample(n):
 
 
 def board_heap(timeout):
-    from rhinoref.table import Table
-    from rhinoref.vboard import VirtualBoard
-    from rhinoref.vboard.players import BoardBots
+    from rhinoref.vboard.measure import firmware_heap
 
-    def mp(port, *a):
-        r = subprocess.run([str(Path(sys.executable).parent / "mpremote"), "connect", port, *a],
-                           capture_output=True, text=True, timeout=120)
-        if r.returncode:
-            raise SystemExit("mpremote failed: %s %s" % (r.stdout, r.stderr))
-        return r.stdout
-
-    heap_code = "import gc; gc.collect(); print('heap', gc.mem_alloc())"
     bits = word_bits(micropython_binary())
-    table = Table(seed=3, sps=80, accel=True)
-    bots = BoardBots(table, 3, 3)
-    with tempfile.TemporaryDirectory() as tmp:
-        vb = VirtualBoard(flash_dir=tmp, speed=0, table=table)
-        bots.attach(vb)
-        vb.start()
-        try:
-            vb.wait_output(b">>> ", timeout=20)
-            base = int(mp(vb.port, "exec", heap_code).split()[1])
-            r = subprocess.run([str(Path(sys.executable).parent / "rhinoref"), "deploy",
-                                "--port", vb.port, "--no-reset"], capture_output=True,
-                               timeout=300)
-            if r.returncode:
-                raise SystemExit("deploy failed: %s" % r.stderr)
-            cal = table.calibration()
-            mp(vb.port, "exec",
-               "import os\nfrom referee.calibration import Calibration\nc = Calibration()\n"
-               "c.offset=%d\nc.counts_per_gram=%r\nc.wall_g=%r\nc.roof_g=%r\nc.rhino_g=%r\n"
-               "c.accel='mpu6050'\nc.learned=True\n"
-               "try:\n    os.mkdir('/data')\nexcept OSError:\n    pass\n"
-               "c.save('/data/calib.json')\n"
-               % (cal.offset, cal.counts_per_gram, cal.wall_g, cal.roof_g, cal.rhino_g))
-            mp(vb.port, "reset")
-            vb.wait_output(b'"ev": "boot"', timeout=30)
-            time.sleep(0.5)
-            boot = int(mp(vb.port, "resume", "exec", heap_code).split()[1])
-            start = len(vb.lines)
-            vb.feed.driver = bots
-            mp(vb.port, "reset")
-            t0 = time.monotonic()
-            result = None
-            while time.monotonic() - t0 < timeout and result is None:
-                for line in vb.lines[start:]:
-                    if line.startswith(b'{"ev": "result"'):
-                        result = json.loads(line)
-                time.sleep(0.5)
-            real = time.monotonic() - t0
-            sim_s = vb.frame_t_us / 1e6
-            game = int(mp(vb.port, "resume", "exec", heap_code).split()[1])
-        finally:
-            vb.stop()
     print("virtual board heap (gc.mem_alloc after gc.collect; %d-bit unix port):" % bits)
-    print("  runtime of the virtual board itself: %6.1f KB" % (base / 1024))
-    print("  after boot (main.py, lobby):        %6.1f KB total, %6.1f KB firmware"
-          % (boot / 1024, (boot - base) / 1024))
-    if result is None:
-        print("  no game result within %d s" % timeout)
-    else:
-        print("  after a full game (%s, winners %s, %.0f s simulated in %.1f s real):"
-              % (result.get("result"), result.get("winners"), sim_s, real))
-        print("                                      %6.1f KB total, %6.1f KB firmware "
-              "(target <= 64 KB)" % (game / 1024, (game - base) / 1024))
+    for romfs, layout in ((False, ".mpy files on the flash filesystem"),
+                          (True, "the package in the ROMFS partition (deploy --romfs)")):
+        fig = firmware_heap(romfs=romfs, timeout=timeout)
+        base, result = fig["runtime"], fig["result"]
+        print("  %s:" % layout)
+        print("    runtime of the virtual board itself: %6.1f KB" % (base / 1024))
+        print("    after boot (main.py, lobby):        %6.1f KB total, %6.1f KB firmware"
+              % (fig["boot"] / 1024, (fig["boot"] - base) / 1024))
+        if result is None:
+            print("    no game result within %d s" % timeout)
+            continue
+        print("    after a full game (%s, winners %s, %.0f s simulated in %.1f s real):"
+              % (result.get("result"), result.get("winners"), fig["sim_s"], fig["real_s"]))
+        print("                                        %6.1f KB total, %6.1f KB firmware "
+              "(target <= 64 KB)" % (fig["game"] / 1024, (fig["game"] - base) / 1024))
 
 
 def main():
