@@ -14,8 +14,10 @@ Prints:
    bytecode and strings in place, so what is left on the heap is the module's objects (function
    objects, raw-code records, dicts, tables built at import, qstr pool entries). ``file - romfs``
    is therefore the byte-sized part (bytecode, string data), the same on every port.
-2. What a boot holds: the modules in ``sys.modules`` after ``main.py``'s own imports and
-   ``board._load()`` and their total, then what is loaded only on demand.
+2. What a boot holds: the modules in ``sys.modules`` after ``main.py``'s own imports,
+   ``board._load()`` and the driver modules ``board.Hardware()`` picks on the reference board
+   (``HARDWARE_MODULES``: HX711 on PIO, MPU-6050), and their total, then what is loaded only on
+   demand.
 3. Objects: a ``Referee`` (real detector, files in a temporary directory as on the flash) and a
    ``Detector`` alone.
 4. (not with --quick) The whole firmware on the virtual board after boot and after a full game
@@ -50,10 +52,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 from rhinoref.mpy import HEAP_ARGS, MICROPYTHON_MISSING, micropython_binary  # noqa: E402
 from bench_firmware_resources import use_micropython, word_bits  # noqa: E402
 
-# The order a boot imports them (main.py, then board._load()); others follow by name.
+# The order a boot imports them (main.py, board._load(), the two driver modules Hardware()
+# picks on the reference board); others follow by name.
 ORDER = ("deployjournal", "pins", "buttons", "protocol", "board", "rules", "gamelog", "storage",
          "calibration", "appstore", "cues", "appcues", "app", "detector", "hx711", "accel",
-         "commands", "calibrator", "trace", "selftest", "selftestapp")
+         "hx711pio", "mpu6050", "commands", "calibrator", "trace", "selftest", "selftestapp")
+# What board.Hardware() imports on the reference board (the HX711 on PIO, an MPU-6050): it
+# cannot be built in-process (no I2C, rp2 or neopixel here), so the boot imports them as it would.
+HARDWARE_MODULES = ("hx711pio", "mpu6050")
 
 # A machine module with just what the firmware touches while importing (no hardware is built).
 FAKE_MACHINE = '''
@@ -103,6 +109,8 @@ exec(f.read())
 f.close()
 from referee import board
 board._load()
+for name in sys.argv[4].split(","):
+    __import__("referee." + name)
 gc.collect()
 print("boot", gc.mem_alloc() - base, ",".join(sorted(k[8:] for k in sys.modules
                                                      if k.startswith("referee."))))
@@ -199,7 +207,7 @@ def measure(tmp, exe=None):
     flash.mkdir()
     (tmp / "prelude.py").write_text(main_py_prelude())
     for line in run_mp(exe, str(tmp / "boot.py"), str(fw), str(tmp / "prelude.py"),
-                       str(flash)).splitlines():
+                       str(flash), ",".join(HARDWARE_MODULES)).splitlines():
         p = line.split()
         if p[0] == "boot":
             fig["boot"] = (int(p[1]), p[2].split(","))
@@ -259,7 +267,7 @@ def report(figs):
               + "".join(" %8.1f" % (v / kb) for v in t[1:]))
     for fig in figs:
         b, mods = fig["boot"]
-        print("a boot (main.py's imports + board._load()), %d-bit, holds %.1f KB: %s"
+        print("a boot (main.py's imports, board._load(), drivers), %d-bit, holds %.1f KB: %s"
               % (fig["bits"], b / kb, " ".join(mods)))
     sums = {}
     for fig in figs:
