@@ -37,7 +37,7 @@ REFEREE_MAX = {64: 7 * KB, 32: 4 * KB}
 # Loaded only when asked for (and the deploy journal dropped once the boot used it)
 ON_DEMAND = ("calibrator", "commands", "deployjournal", "selftest", "selftestapp", "trace",
              # the drivers board.Hardware() does not pick on the reference board
-             "adxl345", "hx711gpio", "lis3dh", "tiltswitch")
+             "adxl345", "hx711gpio", "lis3dh", "noaccel", "tiltswitch")
 
 
 @pytest.fixture(scope="module")

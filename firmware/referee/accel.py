@@ -16,9 +16,9 @@ Usage::
     acc = accel.MPU6050(i2c, addr=0x68, range_g=2, bandwidth_hz=44)
     acc = accel.TiltSwitch(Pin(15, Pin.IN, Pin.PULL_UP))   # ball switch: the low-cost fallback
 
-Each part is its own module (``mpu6050``, ``lis3dh``, ``adxl345``, ``tiltswitch``), imported only
-when ``probe`` picks it or ``accel.<Part>`` is first asked for: a board holds only the driver it
-runs. This module keeps what they share (``NoAccel``, the I2C base class, ``probe``).
+Each part is its own module (``mpu6050``, ``lis3dh``, ``adxl345``, ``tiltswitch``, and
+``noaccel`` for none), imported only when ``probe`` picks it or ``accel.<Part>`` is first asked
+for: a board holds only the driver it runs. This module keeps the I2C base class and ``probe``.
 
 Every driver takes a bus or pin object (never numbers), checks the chip's identity at
 construction (``OSError`` with a sentence if it is missing or a different part), sets range and
@@ -42,23 +42,6 @@ _RANGES = (2, 4)
 def _s16(hi, lo):
     v = (hi << 8) | lo
     return v - 0x10000 if v & 0x8000 else v
-
-
-class NoAccel:
-    """No accelerometer: reads zeros. ``reason`` says why (shown by the board's status)."""
-
-    name = "none"
-
-    def __init__(self, reason="no accelerometer"):
-        self.reason = reason
-
-    def read(self):
-        return (0, 0, 0)
-
-    def read_into(self, xyz):
-        xyz[0] = 0
-        xyz[1] = 0
-        xyz[2] = 0
 
 
 class _I2CAccel:
@@ -115,9 +98,9 @@ _PARTS = (("MPU6050", b"\x68\x69"), ("LIS3DH", b"\x18\x19"), ("ADXL345", b"\x53\
 
 
 def __getattr__(name):
-    """``accel.MPU6050``, ``accel.LIS3DH``, ``accel.ADXL345``, ``accel.TiltSwitch``: each part
-    lives in its own module, imported the first time it is asked for, so a board holds only
-    the driver it runs (about 1-2 KB of heap each)."""
+    """``accel.MPU6050``, ``accel.LIS3DH``, ``accel.ADXL345``, ``accel.TiltSwitch``,
+    ``accel.NoAccel``: each part lives in its own module, imported the first time it is asked
+    for, so a board holds only the driver it runs (about 1-2 KB of heap each)."""
     if name == "MPU6050":
         from referee.mpu6050 import MPU6050 as part
     elif name == "LIS3DH":
@@ -126,6 +109,8 @@ def __getattr__(name):
         from referee.adxl345 import ADXL345 as part
     elif name == "TiltSwitch":
         from referee.tiltswitch import TiltSwitch as part
+    elif name == "NoAccel":
+        from referee.noaccel import NoAccel as part
     else:
         raise AttributeError(name)
     return part
@@ -164,4 +149,4 @@ def probe(i2c, tilt_pin=None):
                 why = "no device answers on I2C (check SDA/SCL wiring and power)"
     if tilt_pin is not None:
         return __getattr__("TiltSwitch")(tilt_pin, why)
-    return NoAccel(why)
+    return __getattr__("NoAccel")(why)

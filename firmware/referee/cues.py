@@ -38,14 +38,14 @@ except ImportError:  # CPython
         return x
 
 
-SEATS = const(5)
+_SEATS = const(5)
 # One animation step: frames are re-rendered at most every STEP_MS while something moves.
 STEP_MS = const(50)
 CHANNEL_MAX = const(200)
 LED_BUDGET_MA = const(350)
-MA_PER_CHANNEL_FULL = const(20)
+_MA_PER_CHANNEL_FULL = const(20)
 # Largest sum of all frame bytes that keeps the estimate under LED_BUDGET_MA.
-FRAME_SUM_MAX = LED_BUDGET_MA * 255 // MA_PER_CHANNEL_FULL
+FRAME_SUM_MAX = LED_BUDGET_MA * 255 // _MA_PER_CHANNEL_FULL
 
 # Patterns (ints so the renderer branches cheaply).
 _OFF = const(0)
@@ -258,7 +258,7 @@ def _seat(frame, seat, n, cue, t, level, count):
             else:
                 lv = 8
         elif pat == _SPIN:
-            total = n * SEATS
+            total = n * _SEATS
             head = (t // 40) % total
             d = (head - (base + k)) % total
             lv = 255 if d == 0 else (80 if d == 1 else (25 if d == 2 else 6))
@@ -289,7 +289,7 @@ def cap_current(frame):
 
 def current_ma(frame):
     """Estimated LED colour current of a frame in mA (dark-LED idle current not included)."""
-    return sum(frame) * MA_PER_CHANNEL_FULL // 255
+    return sum(frame) * _MA_PER_CHANNEL_FULL // 255
 
 
 def render_ids(frame, t_ms, main, overlay, counts, brightness):
@@ -297,11 +297,11 @@ def render_ids(frame, t_ms, main, overlay, counts, brightness):
 
     ``main``/``overlay``/``counts`` are sequences of 5 small ints (bytearrays on the board).
     """
-    n = len(frame) // (3 * SEATS)
+    n = len(frame) // (3 * _SEATS)
     level = brightness if brightness < 255 else 255
     if level < 1:
         level = 1
-    for s in range(SEATS):
+    for s in range(_SEATS):
         _seat(frame, s, n, main[s], t_ms, level, counts[s])
         o = overlay[s]
         if o:
@@ -311,7 +311,7 @@ def render_ids(frame, t_ms, main, overlay, counts, brightness):
 
 def split(seat_cues, main, overlay):
     """Turn per-seat lists of names into ids in ``main`` and ``overlay`` (bytearrays of 5)."""
-    for s in range(SEATS):
+    for s in range(_SEATS):
         names = seat_cues[s] if s < len(seat_cues) else ()
         main[s] = cue_id(names[0]) if names else ID_OFF
         overlay[s] = 0
@@ -328,10 +328,10 @@ def render(frame, t_ms, seat_cues, brightness, counts=None):
 
     Returns the byte sum of the frame after the current cap.
     """
-    main = bytearray(SEATS)
-    overlay = bytearray(SEATS)
+    main = bytearray(_SEATS)
+    overlay = bytearray(_SEATS)
     split(seat_cues, main, overlay)
-    return render_ids(frame, t_ms, main, overlay, counts or bytes(SEATS), brightness)
+    return render_ids(frame, t_ms, main, overlay, counts or bytes(_SEATS), brightness)
 
 
 def describe():

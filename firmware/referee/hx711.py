@@ -40,7 +40,18 @@ _MASK = const(0xFFFFFF)
 _SIGN = const(0x800000)
 _POS_FULL = const(0x7FFFFF)  # the chip clamps to these two codes outside its input range
 _NEG_FULL = const(-0x800000)
-_EXTRA = {128: 1, 32: 2, 64: 3}  # pulses after the 24 data bits -> channel/gain of the next
+
+
+def _pulses(gain):
+    """Pulses after the 24 data bits that choose ``gain`` (and its channel) for the next
+    conversion: 1 for A/128, 2 for B/32, 3 for A/64 (25, 26, 27 in all)."""
+    if gain == 128:
+        return 1
+    if gain == 32:
+        return 2
+    if gain == 64:
+        return 3
+    raise ValueError("gain must be 128, 64 (channel A) or 32 (channel B)")
 
 
 def decode(word):
@@ -63,8 +74,7 @@ class _HX711:
     settle_samples = 4  # readings dropped after power-up / gain change (datasheet settling)
 
     def __init__(self, gain, timeout_ms, sleep_ms):
-        if gain not in _EXTRA:
-            raise ValueError("gain must be 128, 64 (channel A) or 32 (channel B)")
+        self._extra = _pulses(gain)
         self._gain = gain
         self.timeout_ms = timeout_ms
         self._sleep_ms = sleep_ms or _default_sleep_ms
@@ -78,10 +88,10 @@ class _HX711:
 
     @gain.setter
     def gain(self, value):
-        if value not in _EXTRA:
-            raise ValueError("gain must be 128, 64 (channel A) or 32 (channel B)")
+        extra = _pulses(value)
         if value != self._gain:
             self._gain = value
+            self._extra = extra
             self._set_gain()
             self._drop = self.settle_samples
 

@@ -10,7 +10,7 @@ Usage::
     raw = hx.read()            # the API of referee.hx711
 """
 
-from referee.hx711 import _EXTRA, _HX711
+from referee.hx711 import _HX711
 
 try:  # disable_irq guards the GPIO bit-bang where the port has it (rp2, esp32, ...)
     import machine
@@ -43,7 +43,7 @@ class HX711GPIO(_HX711):
     def _fetch(self):
         sck = self._sck.value  # bound to locals: the loop must stay tight
         dout = self._dout.value
-        extra = _EXTRA[self._gain]
+        extra = self._extra
         word = 0
         state = _disable_irq() if _disable_irq is not None else None
         try:

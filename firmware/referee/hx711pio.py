@@ -28,7 +28,7 @@ PIO contract (the virtual board and the test fakes implement rp2 against it):
 # The PIO instruction names (pull, mov, side, ...) exist only while rp2.asm_pio assembles.
 # pyright: reportUndefinedVariable=false
 
-from referee.hx711 import _EXTRA, _HX711
+from referee.hx711 import _HX711
 
 try:
     from micropython import const
@@ -99,7 +99,7 @@ class HX711PIO(_HX711):
         sm = self._rp2.StateMachine(
             self._sm_id, self._prog, freq=_PIO_FREQ, in_base=self._dout, sideset_base=self._sck
         )
-        sm.put(_EXTRA[self._gain] - 1)
+        sm.put(self._extra - 1)
         sm.active(1)
         self._sm = sm
 

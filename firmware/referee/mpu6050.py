@@ -31,8 +31,8 @@ _MPU_WHO_AM_I = const(0x75)
 _MPU_CLOCK_PLL_X = const(0x01)  # awake (SLEEP bit 6 clear), gyro X PLL: the stable clock
 # WHO_AM_I of the MPU-6050 and of register-compatible parts sold on GY-521-style boards
 _MPU_IDS = {0x68: "MPU-6050", 0x70: "MPU-6500", 0x71: "MPU-9250", 0x73: "MPU-9255"}
-# DLPF_CFG for an accel bandwidth (Hz); sample rate base is 1 kHz with the DLPF on
-_MPU_DLPF = {260: 0, 184: 1, 94: 2, 44: 3, 21: 4, 10: 5, 5: 6}
+# Accel bandwidth (Hz) of DLPF_CFG 0..6; sample rate base is 1 kHz with the DLPF on
+_MPU_BANDWIDTHS = (260, 184, 94, 44, 21, 10, 5)
 
 
 class MPU6050(_I2CAccel):
@@ -47,14 +47,14 @@ class MPU6050(_I2CAccel):
 
     def __init__(self, i2c, addr=0x68, range_g=2, bandwidth_hz=44, rate_hz=200):
         super().__init__(i2c, addr, range_g)
-        if bandwidth_hz not in _MPU_DLPF:
+        if bandwidth_hz not in _MPU_BANDWIDTHS:
             raise ValueError("bandwidth_hz must be one of 260, 184, 94, 44, 21, 10, 5")
         if not 4 <= rate_hz <= 1000:
             raise ValueError("rate_hz must be 4 to 1000")
         who = self._identify(_MPU_WHO_AM_I, _MPU_IDS, "MPU-6050", "WHO_AM_I", "AD0")
         self.part = _MPU_IDS[who]
         self._write(_MPU_PWR_MGMT_1, _MPU_CLOCK_PLL_X)  # wake from the power-on sleep
-        self._write(_MPU_CONFIG, _MPU_DLPF[bandwidth_hz])
+        self._write(_MPU_CONFIG, _MPU_BANDWIDTHS.index(bandwidth_hz))
         self._write(_MPU_SMPLRT_DIV, 1000 // rate_hz - 1)
         self._write(_MPU_ACCEL_CONFIG, (0 if range_g == 2 else 1) << 3)  # AFS_SEL bits 4:3
         self.range_g = range_g

@@ -211,7 +211,8 @@ def test_probe_uses_the_tilt_switch_when_no_i2c_part_answers():
     assert acc.name == "mpu6050"
 
 
-_PART_MODULES = ("referee.mpu6050", "referee.lis3dh", "referee.adxl345", "referee.tiltswitch")
+_PART_MODULES = ("referee.mpu6050", "referee.lis3dh", "referee.adxl345", "referee.tiltswitch",
+                 "referee.noaccel")
 
 
 def _forget_parts():
@@ -232,8 +233,8 @@ def test_probe_loads_only_the_part_it_returns():
             _forget_parts()
             assert accel.probe(i2c, tilt_pin=pin).name == name
             loaded = [m for m in _PART_MODULES if m in sys.modules]
-            want = {"tilt": "tiltswitch", "none": None}.get(name, name)
-            assert loaded == ([] if want is None else ["referee." + want]), (name, loaded)
+            want = {"tilt": "tiltswitch", "none": "noaccel"}.get(name, name)
+            assert loaded == ["referee." + want], (name, loaded)
     finally:
         for name, mod in saved.items():
             if mod is not None:
@@ -244,7 +245,9 @@ def test_parts_are_attributes_of_accel():
     from referee.lis3dh import LIS3DH
     from referee.tiltswitch import TiltSwitch
 
-    assert accel.LIS3DH is LIS3DH and accel.TiltSwitch is TiltSwitch
+    from referee.noaccel import NoAccel
+
+    assert accel.LIS3DH is LIS3DH and accel.TiltSwitch is TiltSwitch and accel.NoAccel is NoAccel
     assert getattr(accel, "BMA180", None) is None
     with raises(AttributeError):
         accel.BMA180  # noqa: B018
