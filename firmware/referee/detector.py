@@ -127,6 +127,7 @@ class Detector:
     cfall_g = 0.5           # a continuous fall from a piece just brought, past the old level
     fall_g = 1.5            # a raw sample this far below, then an impact: cards smashed down
     impact_g = 1.0          # an impact after a drop: at least this far above the resting level
+    clean_ms = 250          # a drop straight out of a rest this long (nothing swayed before)
     drop_ms = 25            # how long a drop must last beyond the threshold (80 SPS: 2 samples)
     impact_ms = 300         # cards in free fall land within this time of the drop's start
     platform_g = 150        # the most a platform carrying the foundation card may weigh
@@ -197,6 +198,7 @@ class Detector:
         # median of three adds to a trough, at least 2 samples
         kl = _ms_to_n(87, sps)
         self._long_n_drop = kl if kl > k + 1 else k + 1
+        self._clean_n = _ms_to_n(self.clean_ms, sps)
         # A fall that lasts longer than half a period of the slowest table shake (8 Hz);
         # at low rates a conversion averages the shake away and this test is not used.
         self._dec_k = _ms_to_n(75, sps) + 1 if sps > 20 else 1 << 20
@@ -270,6 +272,7 @@ class Detector:
         self._zero = 0
         self._state = _BUSY
         self._have_base = False
+        self._rest_run = 0      # samples at rest since the last episode (up to _clean_n)
         self._quiet_n = 0
         self._quiet_sum = 0
         self._nz = self._nz_init
@@ -408,6 +411,8 @@ class Detector:
                     self._nz = nz + e - (nz >> 6)
                 self._quiet_sum += d
                 self._quiet_n += 1
+                if self._rest_run < self._clean_n:
+                    self._rest_run += 1
                 if self._quiet_n >= self.track_n:
                     self._base += self._quiet_sum // self._quiet_n
                     self._quiet_n = 0
@@ -458,6 +463,9 @@ class Detector:
 
     # -- episodes --------------------------------------------------------------------------------
     def _start_episode(self, t, y, n):
+        # (straight out of a long rest: nothing swayed or swung just before)
+        self._clean = self._state == _REST and self._rest_run >= self._clean_n
+        self._rest_run = 0
         if self._state == _REST:
             self._state = _BUSY
         self._ep_t = t
@@ -477,6 +485,9 @@ class Detector:
         self._above_t = t       # last time the level was not below the resting level
         self._dlow = y - self._base
         self._dec_n = 0         # consecutive falling samples (new lows)
+        self._sub_n = 0         # consecutive samples below the rest band, their raw sum
+        self._sub_sum = 0
+        self._calm = True       # the present drop began on a calm table (no hand, no shake)
         self._dec_miss = 0
         # A hand on the tower: when last seen (kept across episodes: a hand that rested long
         # enough to count as a level still grabs), and in this episode (the tower rings).
@@ -680,6 +691,15 @@ class Detector:
                 self._dec_n = 0
                 self._dec_miss = 0
                 self._dlow = d
+        # How long the level has been below the rest band without a break (and the raw
+        # samples' sum; capped: the test needs a few samples, sums stay small ints).
+        if d < -self._rb:
+            if self._sub_n < 64:
+                self._sub_n += 1
+                self._sub_sum += dn
+        else:
+            self._sub_n = 0
+            self._sub_sum = 0
         margin = self._margin
         if d >= -margin:
             if self._dip_n:
@@ -714,7 +734,7 @@ class Detector:
             self._dip_seen = True
             self._dip_seen_t = self._dip_t
         if (self._dec_n >= self._dec_k and drop > self._cfall and not self._al_rh
-                and not self._al_take and self._dip_quiet and self._rpeak >= self._w + self._push_c):
+                and not self._al_take and self._rpeak >= self._w + self._push_c):
             # A hand brought a piece and the level has been falling ever since, past the old
             # level: not a hand letting go (the piece would stay), the tower is going.
             return True
@@ -742,7 +762,10 @@ class Detector:
         # otherwise once it has lasted (or kept falling) longer than half a shake.
         over = drop - self._cthr
         if (self._over_n >= self._long_n_drop and self._one_sided(self._cthr)) or (
-                self._dec_n >= self._dec_k):
+                self._dec_n >= self._dec_k) or (
+                self._calm and self._clean and self._peak <= self._rb
+                and self._sub_n >= self._long_n_drop
+                and self._sub_sum < -self._rb * self._sub_n and self._one_sided(self._cthr)):
             if (self._dip_quiet and quiet) or self._jolt:
                 return True
         if self._dip_quiet or self._jolt:
@@ -790,7 +813,8 @@ class Detector:
         # shaking tests handle; the tower sways on after a bump that came before)
         sh = self._shake_t if self._shake_t < self._dip_t else _NEVER
         last = self._hand_ep_t if self._hand_ep_t > sh else sh
-        if self._dip_t - last <= self._ring_ms:
+        self._calm = self._dip_t - last > self._ring_ms
+        if not self._calm:
             m = self._hand_margin    # a hand just left or the table shook: the tower rings
         self._cthr = allow + self._tol(allow) + m if allow else m
         # A light hand (grabbing) that rested long enough to count as a level of its own:
