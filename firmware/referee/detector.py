@@ -701,6 +701,18 @@ class Detector:
             self._sub_n = 0
             self._sub_sum = 0
         margin = self._margin
+        if (self._sub_n >= 2 and dn < -self._cfall and self._dec_n >= self._dec_k
+                and self._rpeak >= self._w + self._push_c
+                and not (self._rhino_on and self._expect_rhino)):
+            # A hand brought a piece and the level has been falling ever since (new lows),
+            # now below the old level, and the newest raw sample is past it by more than a
+            # piece taken back rings: not a hand letting go (the piece would stay), the tower
+            # is going. (The median lags a sample; its run of new lows, below the rest band
+            # for two samples already, rules out a lone wild raw sample and the first
+            # overshoot of a hand's push let go.)
+            if self._dip_n == 0:
+                self._dip_t = self._above_t
+            return True
         if d >= -margin:
             if self._dip_n:
                 self._dip_n = 0
@@ -764,7 +776,8 @@ class Detector:
         if (self._over_n >= self._long_n_drop and self._one_sided(self._cthr)) or (
                 self._dec_n >= self._dec_k) or (
                 self._calm and self._clean and self._peak <= self._rb
-                and self._sub_n >= self._long_n_drop
+                and (self._sub_n >= self._long_n_drop
+                     or (self._sub_n >= self._long_n_drop - 1 and dn < -self._rb))
                 and self._sub_sum < -self._rb * self._sub_n and self._one_sided(self._cthr)):
             if (self._dip_quiet and quiet) or self._jolt:
                 return True
