@@ -36,7 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "host"))
 
-from rhinoref.mpy import HEAP_ARGS, MICROPYTHON_MISSING, micropython_binary  # noqa: E402
+from rhinoref.mpy import (HEAP_ARGS, MICROPYTHON_MISSING, micropython_binary,  # noqa: E402
+                          word_bits)
 
 WORKER = r'''
 import sys, gc
@@ -148,15 +149,6 @@ def compiled_firmware(tmp):
     return out
 
 
-def word_bits(exe):
-    """32 or 64: the word size of a MicroPython build (from its ``sys.maxsize``)."""
-    r = subprocess.run([exe, "-c", "import sys; print(64 if sys.maxsize >> 32 else 32)"],
-                       capture_output=True, text=True, timeout=30)
-    if r.returncode:
-        raise SystemExit("%s does not run: %s" % (exe, (r.stdout + r.stderr).strip()))
-    return int(r.stdout)
-
-
 def use_micropython(path):
     """Run every later MicroPython of this process and its children (the virtual board,
     rhinoref) under ``path``."""
@@ -205,16 +197,18 @@ def board_heap(timeout):
         fig = firmware_heap(romfs=romfs, timeout=timeout)
         base, result = fig["runtime"], fig["result"]
         print("  %s:" % layout)
-        print("    runtime of the virtual board itself: %6.1f KB" % (base / 1024))
-        print("    after boot (main.py, lobby):        %6.1f KB total, %6.1f KB firmware"
-              % (fig["boot"] / 1024, (fig["boot"] - base) / 1024))
+        print("    runtime of the virtual board itself:  %6.1f KB" % (base / 1024))
+        print("    after boot, at the REPL (modules):    %6.1f KB firmware"
+              % ((fig["boot"] - base) / 1024))
         if result is None:
             print("    no game result within %d s" % timeout)
             continue
-        print("    after a full game (%s, winners %s, %.0f s simulated in %.1f s real):"
+        print("    during a full game (%s, winners %s, %.0f s simulated in %.1f s real),"
               % (result.get("result"), result.get("winners"), fig["sim_s"], fig["real_s"]))
-        print("                                        %6.1f KB total, %6.1f KB firmware "
-              "(target <= 64 KB)" % (fig["game"] / 1024, (fig["game"] - base) / 1024))
+        print("      every 8 s while the app runs:       %6.1f KB firmware at most "
+              "(target <= 64 KB), %d readings" % ((fig["peak"] - base) / 1024, len(fig["marks"])))
+        print("    after the game, at the REPL:          %6.1f KB firmware"
+              % ((fig["game"] - base) / 1024))
 
 
 def main():

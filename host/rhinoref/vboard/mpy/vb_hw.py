@@ -245,6 +245,26 @@ def _took_batch():
     _horizon = _batch_raw[1]
     _i = 0
     _recompute_next()
+    if heap_probe:
+        _probe_heap()
+
+
+# Heap probe (VirtualBoard(heap_probe=N), for benchmarks and tests): every N batches, while the
+# firmware waits for a sample with all its objects alive, collect and report gc.mem_alloc().
+heap_probe = 0
+_probe_count = 0
+
+
+def _probe_heap():
+    global _probe_count
+    _probe_count += 1
+    if _probe_count >= heap_probe:
+        import gc
+
+        _probe_count = 0
+        call_ack(ord("m"))  # from here the host holds Ctrl-C back until "M"
+        gc.collect()
+        send(ord("M"), gc.mem_alloc().to_bytes(8, "little"))
 
 
 def _next_event_t():
@@ -404,8 +424,10 @@ lost = False
 
 
 def _setup(cfg):
-    global hx_dout, hx_sck, i2c_bus, accel_addr, led_pin, unique
+    global hx_dout, hx_sck, i2c_bus, accel_addr, led_pin, unique, heap_probe
     import binascii
+
+    heap_probe = cfg.get("heap_probe", 0)
 
     unique = binascii.unhexlify(cfg["unique_id"])
     hx_dout = cfg["hx711_dout"]
