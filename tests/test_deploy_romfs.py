@@ -189,6 +189,10 @@ def test_romfs_deploy_to_the_virtual_board_boots_from_rom_and_survives_power(tmp
     with VirtualBoard(flash_dir=flash, speed=0) as vb:
         query = _mpremote(vb.port, "romfs", "query")
         assert "ROMFS0 partition has size 131072" in query and "Not a valid ROMFS" in query
+        r = subprocess.run([rhinoref, "deploy", "--romfs", "--dry-run", "--port", vb.port],
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0 and "would write the ROMFS image" in r.stdout
+        assert "Not a valid ROMFS" in _mpremote(vb.port, "romfs", "query")  # dry: untouched
         r = subprocess.run([rhinoref, "deploy", "--romfs", "--port", vb.port],
                            capture_output=True, text=True, timeout=300)
         assert r.returncode == 0, r.stdout + r.stderr
@@ -202,6 +206,15 @@ def test_romfs_deploy_to_the_virtual_board_boots_from_rom_and_survives_power(tmp
         r = subprocess.run([rhinoref, "deploy", "--romfs", "--port", vb.port],
                            capture_output=True, text=True, timeout=300)
         assert r.returncode == 0 and "ROMFS image on the board is up to date" in r.stdout
+        assert "the board is up to date" in r.stdout
+        # A plain deploy puts files back (they win); --romfs then only retires them.
+        r = subprocess.run([rhinoref, "deploy", "--port", vb.port], capture_output=True,
+                           text=True, timeout=300)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert _mpremote(vb.port, "exec", probe).split()[0] == "referee/rules.mpy"
+        r = subprocess.run([rhinoref, "deploy", "--romfs", "--dry-run", "--port", vb.port],
+                           capture_output=True, text=True, timeout=300)
+        assert "would retire referee" in r.stdout and "would write" not in r.stdout
     assert hashlib.sha256((flash / "romfs.img").read_bytes()).digest() == \
         hashlib.sha256(image).digest()
 

@@ -178,9 +178,9 @@ def _rh_rom():
  if isinstance(d, int):
   print(None)
  elif hasattr(d, 'ioctl'):
-  print(repr((d.ioctl(4, 0) * d.ioctl(5, 0), d.ioctl(5, 0))))
+  print(d.ioctl(4, 0) * d.ioctl(5, 0))
  else:
-  print(repr((len(d), vfs.rom_ioctl(6, 0))))
+  print(len(d))
 def _rh_romhash(n):
  m = memoryview(vfs.rom_ioctl(2, 0))
  h = hashlib.sha256()
@@ -303,7 +303,7 @@ class Board:
 
     # -- the ROMFS partition --
     def rom_info(self):
-        """(size, erase block) of ROMFS partition 0, or None when the board has none."""
+        """The size of ROMFS partition 0 in bytes, or None when the board has none."""
         self._run(ROM_HELPERS)
         return self._value("_rh_rom()")
 
@@ -519,6 +519,11 @@ class Report:
         self.image = None  # --romfs: the image
         self.retire = []  # --romfs: package folders to take off the filesystem
 
+    @property
+    def changes(self):
+        """Whether the deploy changes (or, dry, would change) anything on the board."""
+        return not self.plan.empty or self.romfs == "written" or bool(self.retire)
+
 
 def deploy(transport, build, progress=None, dry_run=False, romfs=False):
     """Put ``build`` on the board behind ``transport`` (an mpremote transport in the raw REPL).
@@ -537,6 +542,8 @@ def deploy(transport, build, progress=None, dry_run=False, romfs=False):
         report.info = info = board.info()
         progress.note("%s: %s" % (board.port, describe_board(info)))
         report.build = build = build(info) if callable(build) else build
+        if not dry_run:
+            board.rmtree(RETIRED)  # what a cut left of an earlier --romfs deploy
         if romfs:
             return _deploy_romfs(board, build, progress, dry_run, report)
         return _deploy_files(board, build, progress, dry_run, report)
@@ -668,8 +675,8 @@ def romfs_image(files):
 
 
 def _deploy_romfs(board, build, progress, dry_run, report):
-    rom = board.rom_info()
-    if rom is None:
+    rom_size = board.rom_info()
+    if rom_size is None:
         raise DeployError("this board's MicroPython has no ROMFS partition (vfs.rom_ioctl): "
                           "flash a build with one (docs/heap.md) or deploy without --romfs")
     if not report.info.get("hashlib"):
@@ -677,9 +684,9 @@ def _deploy_romfs(board, build, progress, dry_run, report):
     packaged = {p: d for p, d in build.items() if p.count("/") > 1}
     loose = {p: d for p, d in build.items() if p not in packaged}
     report.image = image = romfs_image(packaged)
-    if len(image) > rom[0]:
+    if len(image) > rom_size:
         raise DeployError("the ROMFS image (%s) is larger than the board's ROMFS partition (%s)"
-                          % (_size(len(image)), _size(rom[0])))
+                          % (_size(len(image)), _size(rom_size)))
     digest = hashlib.sha256(image).hexdigest()
     board.phase = "comparing"
     same = board.rom_hash(len(image)) == digest
@@ -690,7 +697,6 @@ def _deploy_romfs(board, build, progress, dry_run, report):
     report.retire = packages if as_files else []
     if dry_run:
         return _deploy_files(board, loose, progress, True, report)
-    board.rmtree(RETIRED)  # what a cut left of an earlier retirement
     if as_files:
         # The new firmware as files first: they shadow the ROMFS while it is written, and a
         # cut from here on leaves a board that boots them.
@@ -828,10 +834,9 @@ def run(args) -> int:
             if report.retire:
                 print("would retire %s from the filesystem (the ROMFS holds it)"
                       % ", ".join(d.lstrip("/") for d in report.retire))
-            empty = plan.empty and report.romfs != "written" and not report.retire
-            verdict = "nothing to do" if empty else "nothing was changed (dry run)"
+            verdict = "nothing was changed (dry run)" if report.changes else "nothing to do"
             print("%d unchanged; %s" % (len(plan.unchanged), verdict))
-        elif plan.empty and report.romfs != "written":
+        elif not report.changes:
             progress.note("the board is up to date (%d files unchanged)" % len(plan.unchanged))
         ok = True
     finally:
