@@ -39,10 +39,9 @@ def attach_rom(f, size):
     return _rom
 
 
-def _span(offset, length, align):
+def _check(offset, length, align=1):
     if offset < 0 or length < 0 or offset % align or offset + length > len(_rom):
         raise OSError(_EINVAL)
-    return offset, length
 
 
 def _program(offset, data):
@@ -61,13 +60,9 @@ def rom_ioctl(op, *args):
     if op == 2:
         return _rom
     if op == 3:
-        if len(args) == 3:
-            offset, length = _span(args[1], args[2], _BLOCK)
-        else:
-            offset, length = _span(0, args[1], _BLOCK)
+        offset, length = (args[1], args[2]) if len(args) == 3 else (0, args[1])
         end = offset + (length + _BLOCK - 1) // _BLOCK * _BLOCK
-        if end > len(_rom):
-            raise OSError(_EINVAL)
+        _check(offset, end - offset, _BLOCK)
         blank = b"\xff" * _BLOCK
         for at in range(offset, end, _BLOCK):
             _rom[at:at + _BLOCK] = blank
@@ -75,8 +70,8 @@ def rom_ioctl(op, *args):
             _rom_file.write(blank)
         return _PAGE
     if op == 4:
-        offset, _ = _span(args[1], len(args[2]), 1)
-        _program(offset, args[2])
+        _check(args[1], len(args[2]))
+        _program(args[1], args[2])
         return 0
     if op == 5:
         _rom_file.flush()
