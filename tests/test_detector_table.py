@@ -114,9 +114,10 @@ def _sample(sps, seeds):
 @pytest.mark.parametrize("sps", [80, 10])
 def test_benchmark_sample_games_meet_the_targets(sps):
     """60 seeded scripted games per rate (the benchmark runs 1,000): every collapse found,
-    no false one, placements >= 99.5 % (SPEC 6). Latency: a regression guard at the present
-    figures (these 60 games: p95 187 ms at 80 SPS, 445 ms at 10 SPS; over 1,000 games 156 and
-    455 ms), which miss the SPEC's 150 / 400 ms; see docs/detector.md."""
+    no false one, placements >= 99.5 % (SPEC 6). Latency p95: at 10 SPS the SPEC target,
+    400 ms (these 60 games: 388 ms; 1,000 games: 386 ms). At 80 SPS a regression guard: the
+    target (150 ms) is met over 1,000 games (149 ms) but not on these 60 games, which hold
+    more slow roof slides under a hand (187 ms); see docs/detector.md."""
     games, collapses, lat = _sample(sps, range(1, 61))
     assert len(collapses) >= 40
     missed = [g for g in collapses if g.detected_ms is None]
@@ -126,4 +127,4 @@ def test_benchmark_sample_games_meet_the_targets(sps):
     ok = sum(g.placements_ok for g in games)
     assert placed > 1000 and ok >= 0.995 * placed, (ok, placed)
     p95 = lat[int(round(0.95 * (len(lat) - 1)))]
-    assert p95 <= (200 if sps == 80 else 480), lat
+    assert p95 <= (200 if sps == 80 else 400), lat

@@ -472,6 +472,7 @@ class Detector:
         self._peak = 0          # highest level above the resting level in this episode
         self._peak_t = t
         self._rpeak = 0         # ... raw samples too at low rates (a hand that brought a piece)
+        self._rpk_q = True      # ... reached with the table still
         self._dip_n = 0         # consecutive samples below the resting level by > margin
         self._over_n = 0        # consecutive samples below the collapse threshold
         self._dip_t = t         # when the present drop began
@@ -485,6 +486,7 @@ class Detector:
         self._above_t = t       # last time the level was not below the resting level
         self._dlow = y - self._base
         self._dec_n = 0         # consecutive falling samples (new lows)
+        self._rdec = 0          # ... raw samples, each below the one before (10 SPS)
         self._sub_n = 0         # consecutive samples below the rest band, their raw sum
         self._sub_sum = 0
         self._calm = True       # the present drop began on a calm table (no hand, no shake)
@@ -565,6 +567,8 @@ class Detector:
             pk = dn if self._raw_win and dn > d else d
             if pk > self._rpeak:
                 self._rpeak = pk
+                # (a hand's push, not a bump's inertia: the accelerometer quiet then)
+                self._rpk_q = self._acc_idle >= self._acc_hold and self._act_now <= self.acc_thr_mg
             if pk > self._hand and self._ndev > -self._margin:
                 # (a grip may last one conversion; an impact right after a fall is no grip)
                 self._hand_t = self._hand_ep_t = t
@@ -701,6 +705,24 @@ class Detector:
             self._sub_n = 0
             self._sub_sum = 0
         margin = self._margin
+        # (10 SPS: the raw samples' run of new lows, each below the one before; one
+        # conversion is 100 ms, so the median's sample of delay is the whole target)
+        if self._raw_win:
+            if dn < self._ndev - self._eps:
+                self._rdec += 1
+            elif dn != self._ndev:    # (a glitch, replaced by the sample before, says nothing)
+                self._rdec = 0
+        if (self._raw_win and self._rdec >= 3 and self._ndev < -self._rb and dn < -self._cfall
+                and self._rpeak >= self._w + self._push_c and self._rpk_q
+                and not (self._rhino_on and self._expect_rhino)):
+            # A hand brought a piece (10 SPS) and the raw load has fallen conversion after
+            # conversion ever since, the last two below the old level, the newest past it by
+            # more than a piece taken back rings: the tower is going. (A hand letting go
+            # leaves the piece; a take-back stops at the old level; two raw samples in a row
+            # are no lone wild sample.)
+            if self._dip_n == 0:
+                self._dip_t = self._above_t
+            return True
         if (self._sub_n >= 2 and dn < -self._cfall and self._dec_n >= self._dec_k
                 and self._rpeak >= self._w + self._push_c
                 and not (self._rhino_on and self._expect_rhino)):

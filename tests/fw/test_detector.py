@@ -229,6 +229,66 @@ def test_calm_drop_rule_ignores_a_tower_swaying():
         assert d.stable and 20.3 < d.grams < 21.7, (seed, d.grams)
 
 
+def _hand_on_roof_10sps(seed):
+    """10 SPS, three floors, then a hand sets a wall (2.2 g) on the top roof with a 6 g push."""
+    g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
+    g.idle(1500)
+    three_floors(g)
+    g.idle(900)
+    t0 = g.t
+    g.steps.append((t0 + 30, 2.2))
+    g.parts.append((t0, t0 + 620, "press", 6.0, 60, 500, 0.0))
+    return g, t0 + 560       # (when the push starts to let go)
+
+
+def test_10sps_roof_sliding_under_a_hand_setting_a_wall_decided_early():
+    # The roof gives way under the hand (the push goes, the wall leaves with the fingers) and
+    # tips off over 250 ms; the slide's jolt wakes the accelerometer. At 10 SPS the raw
+    # conversions fall one after the other from the hand's peak, the last two below the old
+    # level, the newest 0.5 g past it: decided without waiting for the table to be still
+    # again (which took 320-420 ms here). With noise, lone spikes and drift (a spike in the
+    # run costs one conversion: 320 ms).
+    for seed in (31, 32, 33):
+        for jolt in (True, False):
+            g, onset = _hand_on_roof_10sps(seed)
+            g.steps.append((onset + 60, -2.2))
+            g.parts.append((onset, onset + 250, "dip", 1.5, 250, 0))
+            g.steps.append((onset + 250, -4.8))
+            if jolt:
+                g.parts.append((onset + 150, onset + 400, "bump", 60, 40.0, 40, 0.0))
+            g.t = onset + 2000
+            ev, _ = run(g, sps=10)
+            assert names(ev) == ["wall", "roof"] * 3 + ["collapse"], (seed, ev)
+            decided = [e for e in ev if e[1] == "collapse"][0][0]
+            assert 0 <= decided - onset <= 320, (seed, jolt, decided - onset)
+
+
+def test_10sps_fall_after_a_rise_needs_a_hand_not_a_bump_or_a_take_back():
+    # A wall set with a push and taken back (the level returns to the old one and rings), and
+    # a table bump (8 Hz: through 100 ms conversions it aliases to a slow swing of several
+    # conversions on one side) whose inertia lifts the load by more than a wall and a push
+    # and then swings it below: neither is a collapse. The bump's rise came with the
+    # accelerometer awake: no hand brought anything. Noise, spikes and drift.
+    for seed in (41, 42, 43):
+        g, t = _hand_on_roof_10sps(seed)
+        up = t + 160
+        g.parts.append((up, up + 80, "dip", 2.2, 80, 0))
+        g.steps.append((up + 80, -2.2))
+        g.parts.append((up + 80, up + 800, "ring", 0.6, 7.0, 150))
+        g.t = up + 2000
+        ev, d = run(g, sps=10)
+        assert "collapse" not in names(ev), (seed, ev)
+        g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
+        g.idle(1500)
+        three_floors(g)
+        g.idle(900)
+        g.parts.append((g.t, g.t + 900, "bump", 300, 8.0, 200, 80.0))
+        g.idle(2500)
+        ev, d = run(g, sps=10)
+        assert names(ev, skip=()) == ["wall", "roof"] * 3 + ["bump"], (seed, ev)
+        assert d.stable and 20.3 < d.grams < 21.7, (seed, d.grams)
+
+
 def test_degraded_mode_without_accelerometer():
     g = Gen(seed=9, sps=80)
     g.idle(1500)
