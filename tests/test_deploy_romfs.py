@@ -187,6 +187,7 @@ def test_romfs_deploy_to_the_virtual_board_boots_from_rom_and_survives_power(tmp
     probe = ("import sys, os, referee.rules as r; print(r.__file__, '/rom' in sys.path, "
              "'referee' in os.listdir('/'))")
     with VirtualBoard(flash_dir=flash, speed=0) as vb:
+        vb.wait_output(b">>> ", timeout=30)  # a blank flash is formatted first
         query = _mpremote(vb.port, "romfs", "query")
         assert "ROMFS0 partition has size 131072" in query and "Not a valid ROMFS" in query
         r = subprocess.run([rhinoref, "deploy", "--romfs", "--dry-run", "--port", vb.port],
@@ -202,6 +203,7 @@ def test_romfs_deploy_to_the_virtual_board_boots_from_rom_and_survives_power(tmp
             "/rom/referee/rules.mpy", "True", "False"]
     image = (flash / "romfs.img").read_bytes()
     with VirtualBoard(flash_dir=flash, speed=0) as vb:  # power off and on: the image stays
+        vb.wait_output(b'"ev": "boot"', timeout=30)  # main.py started the referee from /rom
         assert _mpremote(vb.port, "exec", probe).split()[0] == "/rom/referee/rules.mpy"
         r = subprocess.run([rhinoref, "deploy", "--romfs", "--port", vb.port],
                            capture_output=True, text=True, timeout=300)
@@ -229,9 +231,11 @@ def test_the_virtual_board_programs_its_rom_as_nor_flash(tmp_path):
             "print(w, vfs.rom_ioctl(6, 0), list(m[:3]), vfs.rom_ioctl(2, 1), vfs.rom_ioctl(1))\n"
             "try:\n vfs.rom_ioctl(4, 0, len(m) - 1, b'ab')\nexcept OSError as e:\n print(e)")
     with VirtualBoard(flash_dir=tmp_path, speed=0, romfs_kb=8) as vb:
+        vb.wait_output(b">>> ", timeout=30)
         out = _mpremote(vb.port, "exec", code).splitlines()
     # Programming only clears bits: 0x0f & 0xf3 = 3, 0xf0 & 0x3f = 0x30; the rest stays erased.
     assert out[0] == "256 4096 [3, 48, 255] -22 1"
     assert "22" in out[1]  # EINVAL: past the end of the partition
     with VirtualBoard(flash_dir=tmp_path / "stock", speed=0, romfs_kb=0) as vb:
+        vb.wait_output(b">>> ", timeout=30)
         assert _mpremote(vb.port, "exec", "import vfs; print(vfs.rom_ioctl(1))").strip() == "0"

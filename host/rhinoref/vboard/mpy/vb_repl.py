@@ -126,11 +126,17 @@ def _heap_unlocked():
 
 
 def _safe_intr_off():
+    # A second Ctrl-C can arrive while this runs (a tool that got no answer sends another), and
+    # land inside a collection again: unlock and try again, a bounded number of times.
+    for _ in range(4):
+        _heap_unlocked()
+        try:
+            vb_hw.set_intr(-1)
+            return
+        except (KeyboardInterrupt, MemoryError):
+            pass
     _heap_unlocked()
-    try:
-        vb_hw.set_intr(-1)
-    except KeyboardInterrupt:
-        vb_hw.set_intr(-1)
+    vb_hw.set_intr(-1)
 
 
 def run_file(name):
