@@ -470,6 +470,10 @@ class Detector:
             self._state = _BUSY
         self._ep_t = t
         self._peak = 0          # highest level above the resting level in this episode
+        self._relpk = 0         # ... since a hand last came back (the release's reference)
+        self._plat = 0          # a level the load rested at after the hand let go ...
+        self._plat_ok = False   # ... (seen), from which a hand may come back: a re-grip
+        self._regrip = False    # a hand came back to a piece it had let go
         self._peak_t = t
         self._rpeak = 0         # ... raw samples too at low rates (a hand that brought a piece)
         self._rpk_q = True      # ... reached with the table still
@@ -561,6 +565,23 @@ class Detector:
             if d > self._peak:
                 self._peak = d
                 self._peak_t = t
+            if d > self._relpk:
+                self._relpk = d
+            if self._cn == self._rest_n:
+                # The load rested a while (half a settle window) well below the episode's
+                # peak: the hand had let go. A hand that then comes back (the level rises
+                # from there by more than the band of a hand's touch, the table still)
+                # grips the piece again, most likely to take it back: its push is part of
+                # any level that settles now, so the release counts from the new grip.
+                lv = self._c0 + self._csum // self._cn - base
+                if lv <= self._peak - self._release:
+                    self._plat = lv
+                    self._plat_ok = True
+            elif (self._plat_ok and d > self._plat + self._hand
+                    and self._acc_idle >= self._acc_hold):
+                self._plat_ok = False
+                self._regrip = True
+                self._relpk = d
             dn = n - base
             # (the raw peak too: at 10 SPS a short push lasts one or two conversions, which
             # the median may not show)
@@ -677,7 +698,7 @@ class Detector:
     def _released(self, step):
         """A new level above the old one: did a hand visibly let go (the level fell from the
         episode's peak)? A steady hand still pressing lightly looks settled otherwise."""
-        return step < self._min_place or self._peak - step >= self._release
+        return step < self._min_place or self._relpk - step >= self._release
 
     def _check_collapse(self, t, d, dn):
         if d > self._hand:
@@ -952,6 +973,10 @@ class Detector:
             self._small_t = t
             self._small_step = step
         ev = self._classify(step, t)
+        if self._regrip:
+            # (a level that settled under a hand that came back: the hand still holds the
+            # piece and may lift it now, which is no collapse)
+            self._hand_t = self._t1
         if ev != NONE:
             self._push(ev, t)
         elif self._dip_seen and self._rhino_on and step > -self._min_place:

@@ -144,6 +144,56 @@ def test_table_bump_is_a_bump_not_a_collapse():
     assert "bump" in [e[1] for e in ev]
 
 
+def _take_back_with_a_regrip(g, grip_ms):
+    """A wall (2.2 g) set with a push and let go for 160 ms (less than a settle window), then gripped again with a steady
+    2.6 g push (wall + push = a roof's 4.8 g) for ``grip_ms`` and lifted away: the push and
+    the wall leave together within 60 ms, like a roof sliding off."""
+    t0 = g.t
+    g.steps.append((t0 + 30, 2.2))
+    g.parts.append((t0, t0 + 520, "press", 8.0, 60, 400, 0.0))
+    g.parts.append((t0 + 520, t0 + 1100, "ring", 0.2, 9.0, 40))
+    r = t0 + 520 + 160
+    g.parts.append((r, r + 40, "dip", -2.6, 40, 0))     # (a negative dip: the grip's rise)
+    g.steps.append((r + 40, 2.6))
+    lift = r + 40 + grip_ms
+    g.parts.append((lift, lift + 60, "dip", 4.8, 60, 0))
+    g.steps.append((lift + 60, -4.8))
+    g.t = lift + 60
+
+
+def test_a_piece_let_go_then_gripped_again_and_lifted_is_no_collapse():
+    # The hand let go (the level rested at the wall's weight for 160 ms), then came back and
+    # pressed steadily: wall + push looks like a roof settling, and the lift that follows
+    # like a roof sliding off. The re-grip (a rise from where the load rested after the
+    # release) makes the hand's release count from the new grip; a grip held so long that
+    # its level settles anyway leaves the hand on the piece, free to lift it. Noise, spikes,
+    # drift.
+    for seed in (51, 52, 53):
+        for grip_ms in (250, 900):
+            g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
+            g.idle(1500)
+            g.place(2.2)
+            g.idle(1200)
+            g.place(4.8)
+            g.idle(1200)
+            g.place(2.2)
+            g.idle(1200)
+            _take_back_with_a_regrip(g, grip_ms)
+            g.idle(1500)
+            g.place(4.8)
+            g.idle(1500)
+            ev, d = run(g)
+            got = names(ev, skip=("bump", "removed"))
+            if grip_ms < 600:
+                # (the grip never settled: no piece was weighed at all)
+                assert got == ["wall", "roof", "wall", "roof"], (seed, grip_ms, ev)
+            else:
+                # (settled under the steady hand: weighed, then taken back)
+                assert got == ["wall", "roof", "wall", "roof", "roof"], (seed, grip_ms, ev)
+                assert names(ev).count("removed") == 1, (seed, ev)
+            assert 14.0 < d.grams < 14.4, (seed, grip_ms, d.grams)
+
+
 def three_floors(g):
     """Build three floors on ``g``: a wall and a roof each, settling in between."""
     for _ in range(3):
