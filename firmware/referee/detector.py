@@ -127,6 +127,7 @@ class Detector:
     cfall_g = 0.5           # a continuous fall from a piece just brought, past the old level
     fall_g = 1.5            # a raw sample this far below, then an impact: cards smashed down
     impact_g = 1.0          # an impact after a drop: at least this far above the resting level
+    land_decay = 8          # a landing's jolt: the next two readings below 1/8 of it (10 SPS)
     clean_ms = 250          # a drop straight out of a rest this long (nothing swayed before)
     drop_ms = 25            # how long a drop must last beyond the threshold (80 SPS: 2 samples)
     impact_ms = 300         # cards in free fall land within this time of the drop's start
@@ -178,6 +179,9 @@ class Detector:
         self._push_c = int(self.push_g * g)
         self._impact = int(self.impact_g * g)
         self._fall = int(self.fall_g * g)
+        # (10 SPS with an accelerometer: a raw conversion an impact's depth below leaves rest,
+        # for the landing test in _smash)
+        self._rest_lo = -self._impact if self.accel else -self._fall
         self._cfall = int(self.cfall_g * g)
         self._raw_win = sps <= 20
         hn = _ms_to_n(100, sps)       # the landing test looks back 100 ms (2 samples at least)
@@ -400,7 +404,7 @@ class Detector:
             if self._raw_win and dn > self._hand:
                 self._hand_t = tm     # a grip that lasts one conversion (median hides it)
             if -rb < d < rb and self._acc_idle >= self._acc_hold and (
-                    not self._raw_win or -fall < dn < fall):
+                    not self._raw_win or self._rest_lo < dn < fall):
                 # Fast path: at rest. Zero tracking follows creep and drift only here, and the
                 # noise floor is measured (a lone spike's jump is left out). (A raw sample far
                 # off, not a glitch, may be cards smashing down within one conversion.)
@@ -507,6 +511,7 @@ class Detector:
         self._ndev = 0          # the previous raw sample's deviation (see _smash)
         self._ndev_t = self._ndev_t0 = self._ndev_tp = t
         self._ndev_q = self._acc_idle >= self._acc_hold
+        self._ld_k = 0          # a landing's jolt seen this many readings ago (see _smash)
         i = 0
         while i < self._hn:      # the landing test's recent medians
             self._hy[i] = y
@@ -887,6 +892,18 @@ class Detector:
         three would take the pair for glitches. (At high rates the fall lasts many samples.)"""
         if not self._raw_win or not self.accel:
             return False    # (without an accelerometer a table shake looks just the same)
+        if self._ld_k:
+            # A landing's jolt was felt: the readings after it, against the rest before it
+            # (the tracked rest has moved towards the jolt since).
+            a = (_absdiff(self._pax, self._ldx) + _absdiff(self._pay, self._ldy)
+                 + _absdiff(self._paz, self._ldz))
+            if a * self.land_decay > self._ld_a:
+                self._ld_k = 0
+            else:
+                self._ld_k += 1
+                if self._ld_k > 2:
+                    self._dip_t = self._ld_t
+                    return True
         if (self._ndev < -self._fall and dn > self._impact and dn > -self._ndev
                 and self._ndev_q and self._ndev_t0 == self._ndev_tp):
             # (one sample down from the level, the next one up: not a lift, a set-down; the
@@ -894,6 +911,20 @@ class Detector:
             # the accelerometer, read once per conversion, may miss at 10 SPS)
             self._dip_t = self._ndev_t0
             return True
+        if (self._ndev < -self._impact and dn > self._band and self._act_now >= self.bump_mg
+                and self._ndev_q and self._ndev_t0 == self._ndev_tp and not self._ld_k):
+            # Cards that fell within one conversion (the table still: the load 1 g lower in
+            # one reading) and landed in the next, above the old level, with a jolt: a
+            # landing if the jolt dies away at once (the next two readings below an eighth
+            # of it). A bump that lowered the load first shakes the table at 8-25 Hz for
+            # 60-200 ms: its readings 100 ms apart stay a fifth to a half of each other.
+            sh = self._ash
+            self._ld_k = 1
+            self._ld_a = self._act_now
+            self._ld_t = self._ndev_t0
+            self._ldx = self._rx >> sh
+            self._ldy = self._ry >> sh
+            self._ldz = self._rz >> sh
         self._ndev_tp = self._ndev_t    # the sample before the previous one
         if self._ndev >= -self._margin:
             self._ndev_t0 = self._ndev_t    # the last sample before a drop: the onset
