@@ -1,5 +1,6 @@
 """Reliability on the virtual board (issue 8, parts 1, 2 and 6): the firmware deployed with
-``rhinoref deploy`` as .mpy files, booted by ``main.py`` on MicroPython behind a pty.
+``rhinoref deploy --romfs`` (the package in the ROMFS partition, as on the reference board),
+booted by ``main.py`` on MicroPython behind a pty.
 
 Usage::
 
@@ -106,7 +107,9 @@ def lfs_get(img, paths):
 
 
 def deployed_image(work, source=None):
-    """A flash image holding the firmware deployed by ``rhinoref deploy`` (.mpy)."""
+    """A flash image holding the firmware: ``rhinoref deploy --romfs`` of ours, as on the
+    reference board (main.py on the flash, the package in the ROMFS partition, ``romfs.img``
+    beside ``flash.img``); ``source``: that firmware as .mpy files (``rhinoref deploy``)."""
     from rhinoref.vboard import VirtualBoard
 
     d = Path(work) / ("deployed_" + (Path(source).name if source else "fw"))
@@ -119,14 +122,26 @@ def deployed_image(work, source=None):
     try:
         vb.wait_output(b">>> ", timeout=30)
         cmd = [str(BIN / "rhinoref"), "deploy", "--port", vb.port, "--no-reset"]
-        if source:
-            cmd += ["--source", str(source)]
+        cmd += ["--source", str(source)] if source else ["--romfs"]
         r = subprocess.run(cmd, capture_output=True, timeout=240)
         if r.returncode != 0:
             raise RuntimeError("deploy failed: %r %r" % (r.stdout[-500:], r.stderr[-500:]))
     finally:
         vb.stop()
     return img
+
+
+def copy_image(img, d):
+    """Copy a board's flash image, and its ROMFS partition when it has one, into folder ``d``;
+    the new flash image's path."""
+    from rhinoref.vboard.core import ROMFS_FILE
+
+    Path(d).mkdir(parents=True, exist_ok=True)
+    shutil.copy(img, Path(d) / "flash.img")
+    rom = Path(img).with_name(ROMFS_FILE)
+    if rom.exists():
+        shutil.copy(rom, Path(d) / ROMFS_FILE)
+    return Path(d) / "flash.img"
 
 
 def board_from(img, work, name, **kw):
@@ -137,7 +152,7 @@ def board_from(img, work, name, **kw):
     if d.exists():
         shutil.rmtree(d)
     d.mkdir(parents=True)
-    shutil.copy(img, d / "flash.img")
+    copy_image(img, d)
     vb = VirtualBoard(flash_dir=d, speed=kw.pop("speed", 0), **kw)
     vb.start()
     return vb
@@ -373,8 +388,7 @@ def damaged_boots(img, work, seed=1):
     rng = random.Random(seed)
     results = []
     for name, files in damage_set(rng):
-        base = Path(work) / "damaged_img.img"
-        shutil.copy(img, base)
+        base = copy_image(img, Path(work) / "damaged_img")
         put = dict(files)
         if "/data" in put:  # a file where the folder should be
             lfs(base, "import os\ntry:\n os.mkdir('/flash/x')\nexcept OSError:\n pass\n")
@@ -447,8 +461,7 @@ def _check_boot(img, work, name, files):
 def flash_full_on_board(img, work):
     """Fill the flash, then play: the board shows the fault and goes on. Problems found."""
     out = []
-    base = Path(work) / "full_img.img"
-    shutil.copy(img, base)
+    base = copy_image(img, Path(work) / "full_img")
     free = lfs(base, "s = os.statvfs('/flash')\nprint(s[0] * s[3])")
     free = int(free.strip().splitlines()[-1])
     # leave a few blocks: the board must boot, but the game log soon has no room

@@ -151,6 +151,8 @@ def boot_files(ref):
         if root not in ("", "/"):
             storage.ensure_dir(root)
         storage.cleanup(root)
+    except storage.FlashFull as err:
+        ref.problems.append(str(err))
     except OSError as err:
         ref.problems.append("flash folder %s: %s" % (root, err))
     load_options(ref)

@@ -133,7 +133,8 @@ def remove(path):
 
 
 def ensure_dir(path):
-    """Create the folder ``path`` and its parents (``/data/games``) if they do not exist."""
+    """Create the folder ``path`` and its parents (``/data/games``) if they do not exist; a full
+    flash raises ``FlashFull``."""
     parts = path.strip("/").split("/")
     here = ""
     for part in parts:
@@ -141,7 +142,12 @@ def ensure_dir(path):
             continue
         here += "/" + part
         if not exists(here):
-            os.mkdir(here)
+            try:
+                os.mkdir(here)
+            except OSError as err:
+                if err.errno == _ENOSPC:
+                    raise FlashFull(_ENOSPC, "flash full: could not make the folder %s" % here)
+                raise
 
 
 def cleanup(folder):

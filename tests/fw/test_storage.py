@@ -338,6 +338,29 @@ def test_ensure_dir_and_remove():
         assert not storage.exists(d("x"))
 
 
+class _FullFlashOs:
+    # An os whose flash has no room for a folder (found by the virtual board's full-flash run).
+    @staticmethod
+    def stat(path):
+        raise OSError(2, "ENOENT")
+
+    @staticmethod
+    def mkdir(path):
+        raise OSError(_ENOSPC, "No space left on device")
+
+
+def test_a_folder_on_a_full_flash_is_reported_as_a_full_flash():
+    real = storage.os
+    storage.os = _FullFlashOs()
+    try:
+        with raises(FlashFull) as err:
+            storage.ensure_dir("/data/games")
+    finally:
+        storage.os = real
+    assert err.value.errno == _ENOSPC
+    assert str(err.value) == "flash full: could not make the folder /data"
+
+
 def test_log_append_and_read():
     with _Dir() as d:
         path = d("game.jsonl")
