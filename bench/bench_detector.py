@@ -5,6 +5,7 @@ Usage::
     .venv/bin/python bench/bench_detector.py              # 1000 games at 80 and at 10 SPS
     .venv/bin/python bench/bench_detector.py --quick      # 100 games each, a smoke run
     .venv/bin/python bench/bench_detector.py --games 300 --sps 80 --noise worse --no-accel
+    .venv/bin/python bench/bench_detector.py --first 3001 --games 3000 -v   # held-out seeds
 
 Prints per configuration: collapse recall, false collapses, collapse latency p50/p95 from the
 onset, placement classification accuracy (wall / two walls / roof / Rhino Hero), and the
@@ -79,8 +80,8 @@ def cost_per_sample(sps, accel, n_games=3):
     return total / count * 1e6, steady
 
 
-def run(games, sps, accel, noise, pool, verbose):
-    jobs = [(seed, sps, accel, noise) for seed in range(1, games + 1)]
+def run(games, sps, accel, noise, pool, verbose, first=1):
+    jobs = [(seed, sps, accel, noise) for seed in range(first, first + games)]
     t0 = time.perf_counter()
     out = pool.map(_one, jobs, chunksize=8)
     wall = time.perf_counter() - t0
@@ -97,8 +98,8 @@ def run(games, sps, accel, noise, pool, verbose):
     p50, p95 = _pct(hits, 50), _pct(hits, 95)
     acc = 100.0 * ok / plc if plc else 100.0
     label = "%d SPS, %s noise, %s" % (sps, noise, "accelerometer" if accel else "no accelerometer")
-    print("== %s: %d games, %.0f simulated minutes, %d samples (%.0f s on the pool)"
-          % (label, games, sim_s / 60, samples, wall))
+    print("== %s: %d games (seeds %d-%d), %.0f simulated minutes, %d samples (%.0f s on the pool)"
+          % (label, games, first, first + games - 1, sim_s / 60, samples, wall))
     print("  collapse recall       %6.2f %%  (%d of %d)" % (recall, len(hits), collapses))
     print("  false collapses       %6d     (in %d games)" % (false, len(false_games)))
     print("  latency from onset    p50 %4.0f ms, p95 %4.0f ms, max %4.0f ms"
@@ -128,6 +129,8 @@ def run(games, sps, accel, noise, pool, verbose):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=1000, help="games per configuration (default 1000)")
+    ap.add_argument("--first", type=int, default=1,
+                    help="first game seed (default 1; rules were tuned on 1-1000: use 1001+ as held out)")
     ap.add_argument("--quick", action="store_true", help="100 games per configuration")
     ap.add_argument("--sps", default="80,10", help="comma-separated sample rates (default 80,10)")
     ap.add_argument("--noise", default="datasheet", help="datasheet, worse, or both")
@@ -144,7 +147,7 @@ def main(argv=None):
     with multiprocessing.Pool(args.workers) as pool:
         for sps in rates:
             for noise in noises:
-                met = run(games, sps, accel, noise, pool, args.verbose)
+                met = run(games, sps, accel, noise, pool, args.verbose, args.first)
                 if noise == "datasheet" and accel:
                     all_met = all_met and met
                     checked = True

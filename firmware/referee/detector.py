@@ -740,7 +740,7 @@ class Detector:
                 self._rdec = 0
         if (self._raw_win and self._rdec >= 3 and self._ndev < -self._rb and dn < -self._cfall
                 and self._rpeak >= self._w + self._push_c and self._rpk_q
-                and not (self._rhino_on and self._expect_rhino)):
+                and not (self._rhino_on and self._expect_rhino) and self._past_wall(t, dn)):
             # A hand brought a piece (10 SPS) and the raw load has fallen conversion after
             # conversion ever since, the last two below the old level, the newest past it by
             # more than a piece taken back rings: the tower is going. (A hand letting go
@@ -751,7 +751,7 @@ class Detector:
             return True
         if (self._sub_n >= 2 and dn < -self._cfall and self._dec_n >= self._dec_k
                 and self._rpeak >= self._w + self._push_c
-                and not (self._rhino_on and self._expect_rhino)):
+                and not (self._rhino_on and self._expect_rhino) and self._past_wall(t, dn)):
             # A hand brought a piece and the level has been falling ever since (new lows),
             # now below the old level, and the newest raw sample is past it by more than a
             # piece taken back rings: not a hand letting go (the piece would stay), the tower
@@ -863,8 +863,14 @@ class Detector:
         take = 0
         # The piece just placed, taken back by a hand that gripped it; a wall that was the
         # last piece may also just fall over (a wall alone falling is not a collapse).
+        # (with a wall last, also when the hand seems to bring a piece, unless it pressed
+        # more than a wall and a push above it: a hand that let the wall go and grips it
+        # again to take it back presses like one bringing a piece; every collapse, a floor,
+        # a roof or the tower, weighs more than the wall plus its tolerance, so allowing it
+        # costs no collapse, only latency where a hand brought a piece with a light push)
         wall = self._last_ev == WALL or self._last_ev == WALLS2
-        if (grabbed or wall) and not brought and t - self._last_t <= self.remove_ms:
+        if ((wall and self._rpeak < self._w * 2 + self._push_c) or (grabbed and not brought)) \
+                and t - self._last_t <= self.remove_ms:
             take = self._last_step
         self._al_rh = rh
         self._al_take = take
@@ -970,6 +976,19 @@ class Detector:
         if m <= 0:
             return False
         return _absdiff(drop, m) <= self._tol(m)
+
+    def _past_wall(self, t, dn):
+        """With a wall last (settled within remove_ms), a fall must also be past the old level
+        minus that wall: a hand that let the wall go and gripped it again with a firm push
+        looks like a hand bringing a piece, and lifting the wall is no collapse (SPEC: a wall
+        alone falling over is none either). Every collapse weighs more than a wall. Not when
+        the hand pressed more than a wall and a push above the wall (a grip to lift a piece
+        presses less: that hand brought a piece)."""
+        if ((self._last_ev != WALL and self._last_ev != WALLS2) or t - self._last_t > self.remove_ms
+                or self._rpeak >= self._w * 2 + self._push_c):
+            return True
+        w = self._last_step
+        return dn < -self._cfall - w - self._tol(w)
 
     def _tol(self, m):
         # Classification tolerance: 6 % of the mass (pieces of a set differ by 2 %, learned
