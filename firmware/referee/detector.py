@@ -270,6 +270,7 @@ class Detector:
         """Start over: forget levels, noise, episode, queue and the game's pieces."""
         self._n0 = 0        # previous two samples (net counts) for the median
         self._n1 = 0
+        self._ylast = 0     # the last median (what a glitch-form reading is replaced by)
         self._nseen = 0
         self._t1 = 0        # time of the newest sample (the median belongs to the one before)
         self._base = 0
@@ -374,9 +375,12 @@ class Detector:
         # Lone-spike rejection: median of three. The HX711's glitches read as 2**n - 1 or
         # with the low bits all set, and saturated readings: such a sample is replaced by the
         # one before (a true reading has its 12 low bits set once in 4096: no harm done), so
-        # that even two glitches in a row do not pass the median.
+        # that even two glitches in a row do not pass the median. (B7: at high rates by the
+        # last median, not the last reading: a true reading of glitch form right after a wild
+        # one would otherwise copy the wild one, and two of them pass the median. At 10 SPS
+        # the raw-conversion tests take a repeated reading for a glitch: kept as it was.)
         if raw & 4095 == 4095 or raw > _RAW_MAX - 1 or raw < _RAW_MIN + 1:
-            n = self._n1
+            n = self._ylast if self._nseen >= 3 and not self._raw_win else self._n1
         else:
             n = (raw - self._offset) * self._sgn
         a = self._n0
@@ -395,6 +399,7 @@ class Detector:
         y = n if n < b else b
         if y < a:
             y = a
+        self._ylast = y
 
         if self._state == _REST:
             d = y - self._base
