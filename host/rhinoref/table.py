@@ -240,6 +240,9 @@ class Table:
         self._static = 0.0                       # grams on the platform at rest (tared zero)
         self._comps = []                         # active load/accel contributions
         self._pending = []                       # (t, kind, obj) sorted by t
+        # Changes of the static load within the last conversion, (t, grams): a conversion is
+        # evaluated at instants before its end, which must not see a change made after them.
+        self._steps = []
         self._inputs = []                        # (t, name) button presses
         # The tower as PLANNED by the queued actions (actions are queued ahead of the samples):
         self._pieces = []                        # [kind, mass], bottom to top
@@ -667,8 +670,15 @@ class Table:
         self._inputs.append(button_to_input(name))
 
     # -- samples ----------------------------------------------------------------------------------
-    def _load(self, t, rings):
+    def _static_at(self, t):
         f = self._static
+        for ts, dm in self._steps:
+            if ts > t:
+                f -= dm
+        return f
+
+    def _load(self, t, rings):
+        f = self._static_at(t)
         for c in self._comps:
             cls = c.__class__
             if cls is _Ring:
@@ -683,7 +693,7 @@ class Table:
         return f
 
     def _static_mid(self, t):
-        f = self._static
+        f = self._static_at(t)
         for c in self._comps:
             cls = c.__class__
             if cls is not _Ring and cls is not _Impulse and cls is not _Tilt:
@@ -695,11 +705,18 @@ class Table:
         t = self._t
         pend = self._pending
         while pend and pend[0][0] <= t:
-            _, kind, obj = pend.pop(0)
+            ts, kind, obj = pend.pop(0)
             if kind == 0:
                 self._comps.append(obj)
             else:
+                # A piece's mass moves to the static load when its part (a lift, a fall) ends;
+                # samples evaluated before that instant still see it in the part, not twice.
+                before = self._static
                 obj()
+                if self._static != before:
+                    self._steps.append((ts, self._static - before))
+        if self._steps:
+            self._steps = [st for st in self._steps if st[0] > t - self._window]
         comps = self._comps
         if comps:
             self._comps = comps = [c for c in comps if c.t1 > t - self._window]
