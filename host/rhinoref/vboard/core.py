@@ -64,6 +64,8 @@ ROMFS_FILE = "romfs.img"
 
 def default_heap_kb(romfs_kb=ROMFS_KB):
     return HEAP_KB + romfs_kb
+
+
 CAP = 64  # records per batch; must match vb_hw.CAP
 _REC = 7
 _REPLY_S = 16 + CAP * _REC * 8
