@@ -518,6 +518,9 @@ class Detector:
         self._ndev_q = self._acc_idle >= self._acc_hold
         self._ld_k = 0          # a landing's jolt seen this many readings ago (see _smash)
         self._sm_k = 0          # a one-conversion fall and its impact seen (see _smash)
+        self._sl_k = 0          # a resting roof's conversions falling in a row (see _slide)
+        self._sl_1 = self._sl_2 = self._sl_3 = self._sl_prev = 0
+        self._sl_t = t
         self._sm_t = t
         i = 0
         while i < self._hn:      # the landing test's recent medians
@@ -605,7 +608,8 @@ class Detector:
             if pk > self._hand and self._ndev > -self._margin:
                 # (a grip may last one conversion; an impact right after a fall is no grip)
                 self._hand_t = self._hand_ep_t = t
-            if self._check_collapse(t, d, dn) or self._landed(t, y, d) or self._smash(dn):
+            if (self._check_collapse(t, d, dn) or self._landed(t, y, d) or self._smash(dn)
+                    or self._slide(dn)):
                 self._state = _FALLEN
                 self._push(COLLAPSE, self._dip_t)
             self._ndev = dn
@@ -965,6 +969,47 @@ class Detector:
         self._ndev_tp = self._ndev_t    # the sample before the previous one
         if self._ndev >= -self._margin:
             self._ndev_t0 = self._ndev_t    # the last sample before a drop: the onset
+        return False
+
+    def _slide(self, dn):
+        """(B8, 10 SPS) A roof let go that slides off before it was weighed (0.2-0.6 s after
+        the release): the last three conversions rested within the settle band a roof's mass
+        above the old level, the hand's push gone (the level a release below the episode's
+        peak, no hand came back), then three conversions in a row each a hand's touch lower
+        than the one before, down to less than half a wall above the old level: the roof is
+        gone (a hand's steady press let go from a level that happens to weigh a roof leaves
+        the piece it pressed: two walls in game 500 without an accelerometer). A tipping roof loses its weight over 120-400 ms; a hand that
+        takes a piece back either still presses it (the level no piece's mass) or grips it
+        again first (a rise: a re-grip), and lifts it within 40-120 ms (two conversions)."""
+        if not self._raw_win:
+            return False
+        k = self._sl_k
+        if k:
+            if dn <= self._sl_prev - self._hand:
+                self._sl_prev = dn
+                k += 1
+                if k >= 3 and dn < self._min_place:
+                    self._sl_k = 0
+                    self._dip_t = self._sl_t
+                    return True
+                self._sl_k = k
+                return False
+            self._sl_k = 0
+        a = self._sl_1
+        b = self._sl_2
+        c = self._sl_3
+        self._sl_3 = b
+        self._sl_2 = a
+        self._sl_1 = dn
+        hi = a if a > b else b
+        hi = hi if hi > c else c
+        lo = a if a < b else b
+        lo = lo if lo < c else c
+        if (hi - lo <= self._band and dn <= a - self._hand and self._near(a, self._r)
+                and self._peak - a >= self._release and not self._regrip):
+            self._sl_k = 1
+            self._sl_prev = dn
+            self._sl_t = self._ndev_t
         return False
 
     def _one_sided(self, depth):
