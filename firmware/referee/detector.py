@@ -805,9 +805,13 @@ class Detector:
             self._dip_seen = True
             self._dip_seen_t = self._dip_t
         if (self._dec_n >= self._dec_k and drop > self._cfall and not self._al_rh
-                and not self._al_take and self._rpeak >= self._w + self._push_c):
+                and not self._al_take and self._rpeak >= self._w + self._push_c
+                and (dn < d - self._eps or (self._sub_n >= 2 and self._dec_miss == 0))):
             # A hand brought a piece and the level has been falling ever since, past the old
-            # level: not a hand letting go (the piece would stay), the tower is going.
+            # level: not a hand letting go (the piece would stay), the tower is going. It must
+            # still be falling now (the newest raw sample below the median, or a second median
+            # below the rest band and a new low): a hand's touch let go fast falls as steadily
+            # to the old level and rings 0.5 g under it, where the fall stops.
             return True
         if drop > self._cthr:
             self._over_n += 1
