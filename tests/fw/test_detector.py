@@ -27,6 +27,12 @@ def run(gen, sps=80, accel=True, expect_rhino_at=None):
     return out, d
 
 
+def _collapses(gen, sps=80):
+    """The events of a run of ``gen``, and the collapses among them."""
+    ev, _ = run(gen, sps=sps)
+    return ev, [e for e in ev if e[1] == "collapse"]
+
+
 def names(events, skip=("bump",)):
     return [e[1] for e in events if e[1] not in skip]
 
@@ -282,8 +288,7 @@ def test_a_weighed_wall_gripped_firmly_and_lifted_is_no_collapse():
         onset = g.t
         g.collapse(4.8 + 2.2 + 2.5)      # the grip pulls the wall and the roof below down
         g.idle(1500)
-        ev, _ = run(g)
-        col = [e for e in ev if e[1] == "collapse"]
+        ev, col = _collapses(g)
         assert len(col) == 1 and 0 <= col[0][0] - onset <= 200, (seed, onset, ev)
 
 
@@ -304,8 +309,7 @@ def test_collapse_detected_fast_with_its_onset():
         onset = g.t
         g.collapse(14.0)
         g.idle(1500)
-        ev, _ = run(g, sps=sps)
-        col = [e for e in ev if e[1] == "collapse"]
+        ev, col = _collapses(g, sps=sps)
         assert len(col) == 1, (sps, ev)
         decided, onset_est = col[0][0], col[0][2]
         assert 0 <= decided - onset <= limit, (sps, decided - onset)
@@ -321,8 +325,7 @@ def test_collapse_onto_the_platform_little_net_change():
     onset = g.t
     g.collapse(10.0, on_platform=True, fall_ms=150)
     g.idle(1500)
-    ev, _ = run(g, sps=80)
-    col = [e for e in ev if e[1] == "collapse"]
+    ev, col = _collapses(g, sps=80)
     assert len(col) == 1, ev
     assert col[0][0] >= onset, (col, onset)
 
@@ -359,8 +362,7 @@ def test_10sps_cards_landing_within_two_conversions_decided_after_the_jolt_dies(
     # noise, spikes and drift.
     for seed in (61, 62, 63):
         g, onset = _fall_then_jolt_10sps(seed, 8)
-        ev, _ = run(g, sps=10)
-        col = [e for e in ev if e[1] == "collapse"]
+        ev, col = _collapses(g, sps=10)
         assert len(col) == 1, (seed, ev)
         assert col[0][2] == onset, (seed, col, onset)     # the onset: the last quiet conversion
         assert col[0][0] == onset + 400, (seed, col, onset)
@@ -631,8 +633,7 @@ def test_10sps_cards_falling_and_landing_unfelt_then_level_back_is_a_collapse():
     # bump whose shaking the readings missed) is none. With noise, spikes and drift.
     for seed in (71, 72, 73):
         g, onset = _fall_then_rise_10sps(seed, 0)
-        ev, _ = run(g, sps=10)
-        col = [e for e in ev if e[1] == "collapse"]
+        ev, col = _collapses(g, sps=10)
         assert len(col) == 1, (seed, ev)
         assert col[0][2] == onset, (seed, col, onset)
         assert col[0][0] <= onset + 500, (seed, col, onset)
@@ -676,8 +677,7 @@ def test_10sps_roof_sliding_off_before_it_was_weighed_is_a_collapse():
     # loses less than half a roof: no collapse, the wall. Noise, spikes and drift.
     for seed in (81, 82, 83):
         g, onset = _roof_then_slide_10sps(seed, False)
-        ev, _ = run(g, sps=10)
-        col = [e for e in ev if e[1] == "collapse"]
+        ev, col = _collapses(g, sps=10)
         assert len(col) == 1, (seed, ev)
         assert col[0][2] == onset, (seed, col, onset)
         assert col[0][0] <= onset + 400, (seed, col, onset)
