@@ -521,6 +521,9 @@ class Detector:
         self._sl_k = 0          # a resting roof's conversions falling in a row (see _slide)
         self._sl_1 = self._sl_2 = self._sl_3 = self._sl_prev = 0
         self._sl_t = t
+        self._pf_k = 0          # a piece let go falling onto the platform (see _onto_platform)
+        self._pf_b = self._pf_lv = self._pf_lo = 0
+        self._pf_t = t
         self._sm_t = t
         i = 0
         while i < self._hn:      # the landing test's recent medians
@@ -609,7 +612,7 @@ class Detector:
                 # (a grip may last one conversion; an impact right after a fall is no grip)
                 self._hand_t = self._hand_ep_t = t
             if (self._check_collapse(t, d, dn) or self._landed(t, y, d) or self._smash(dn)
-                    or self._slide(dn)):
+                    or self._slide(dn) or self._onto_platform(dn)):
                 self._state = _FALLEN
                 self._push(COLLAPSE, self._dip_t)
             self._ndev = dn
@@ -1014,6 +1017,48 @@ class Detector:
             self._sl_k = 1
             self._sl_prev = dn
             self._sl_t = self._ndev_t
+        return False
+
+    def _onto_platform(self, dn):
+        """(B10, 10 SPS) A piece let go that falls onto the platform before it was weighed
+        (a roof tipping over within 0.4 s of the release: the settle window needs four
+        conversions): the last two conversions rested within the band a piece's mass above the
+        old level, the hand's push gone (a release below the episode's peak, no hand came
+        back), the table still; then the load falls for one to three conversions, each lower
+        than the one before, by at least a gram (the falling cards lose 40-90 % of their
+        weight), then rises from its low by at least as much as it fell (the impact: the cards
+        land on the platform, on the cell, and give back the momentum the fall took), and the
+        next conversion is back near the rest level (the cards lie on the cell again; some may
+        have bounced off: at most half the fall lower). A hand does not lift a card and set
+        it back within 0.3 s, and the impact's conversion is followed at once by the level,
+        not by a hand's press."""
+        if not self._raw_win:
+            return False
+        k = self._pf_k
+        a = self._ndev
+        if k == 0:
+            if (dn < a - self._band and _absdiff(a, self._pf_b) <= self._band
+                    and a >= self._min_place and self._peak - a >= self._release
+                    and not self._regrip and self._ndev_q and self._best(a) != SHIFT):
+                self._pf_k = 1
+                self._pf_lv = a
+                self._pf_lo = dn
+                self._pf_t = self._ndev_t
+        elif k < 10:
+            lo = self._pf_lo
+            f = self._pf_lv - lo
+            if dn < lo:
+                self._pf_lo = dn
+                self._pf_k = k + 1 if k < 3 else 0
+            else:
+                self._pf_k = 10 if f >= self._impact and dn - lo >= f else 0
+        else:
+            self._pf_k = 0
+            lv = self._pf_lv
+            if lv - ((lv - self._pf_lo) >> 1) <= dn <= lv + self._hand:
+                self._dip_t = self._pf_t
+                return True
+        self._pf_b = a
         return False
 
     def _one_sided(self, depth):
