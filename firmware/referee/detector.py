@@ -886,6 +886,14 @@ class Detector:
         a = self._amax if self._amax < 2000 else 2000
         if over > (self._kin * a) >> 6 or self._dec_n >= self._dec_k:
             return True
+        if (self._raw_win and self._over_n > self._drop_n and self._acc_idle
+                and self._act_now <= self.acc_thr_mg and dn <= self._ndev < -self._cthr
+                and -dn - self._cthr > (self._kin * self.acc_floor_mg) >> 6):
+            # (B12, 10 SPS) The newest conversion lies between two quiet readings and is no
+            # higher than the one before, both beyond the threshold: a shake's inertia swings
+            # with the acceleration and is gone once both ends of a 100 ms conversion are
+            # quiet; a roof whose slide jolted the table as it began stays down.
+            return True
         return quiet and self._over_n >= self._drop_n + 2
 
     def _rested_allowed(self):
