@@ -97,6 +97,7 @@ _CANDIDATES = (WALL, WALLS2, ROOF, RHINO)   # (a constant tuple: no allocation p
 _QLEN = const(4)
 _HN = const(8)   # recent medians kept for the landing test  # queued events (a lift and a set-down can be decided on one sample)
 _NEVER = const(-536870912)  # -(1 << 29): "long ago" as a small int
+_STILL_MS = const(300)  # (10 SPS) young shaking, the load down: the accelerometer's rest stays
 
 
 def _ms_to_n(ms, sps):
@@ -287,6 +288,7 @@ class Detector:
         self._rx = self._ry = self._rz = 0   # accelerometer rest, shifted left by _ash
         self._act1 = self._act2 = self._amax = 0
         self._shake_t = _NEVER
+        self._sk0_t = _NEVER
         self._hand_t = _NEVER
         self._was_quiet = True
         self._ndev = 0          # the previous raw sample (deviation), when, quiet then
@@ -354,10 +356,20 @@ class Detector:
             dx = ax - (self._rx >> sh)
             dy = ay - (self._ry >> sh)
             dz = az - (self._rz >> sh)
-            self._rx += dx
-            self._ry += dy
-            self._rz += dz
             act = (dx if dx > 0 else -dx) + (dy if dy > 0 else -dy) + (dz if dz > 0 else -dz)
+            if act > self.acc_thr_mg and self._acc_idle:
+                self._sk0_t = t_a
+            # (B12, 10 SPS: the rest is not moved by the first 300 ms of shaking while the
+            # load is down (the jolt of a roof that tips, of cards falling: no tilt; a
+            # shake rings 60-200 ms); moved a quarter of the way towards the jolt, it read
+            # a still table 25-50 mg off for two more conversions and the collapse waited.
+            # A tilt that stays is followed from then on.)
+            if not (self._raw_win and act > self.acc_thr_mg
+                    and t_a - self._sk0_t <= _STILL_MS
+                    and self._n1 - self._base < -self._rb):
+                self._rx += dx
+                self._ry += dy
+                self._rz += dz
             # The strongest shaking of the last three samples (the two readings at the ends of
             # the conversion at low rates) bounds the load it can move.
             m = act if act > self._act1 else self._act1
@@ -885,6 +897,14 @@ class Detector:
         # (platform and tower pressing with their inertia), or outlast the shaking.
         a = self._amax if self._amax < 2000 else 2000
         if over > (self._kin * a) >> 6 or self._dec_n >= self._dec_k:
+            return True
+        if (self._raw_win and self._over_n > self._drop_n and self._acc_idle
+                and self._act_now <= self.acc_thr_mg and dn <= self._ndev < -self._cthr
+                and -dn - self._cthr > (self._kin * self.acc_floor_mg) >> 6):
+            # (B12, 10 SPS) The newest conversion lies between two quiet readings and is no
+            # higher than the one before, both beyond the threshold: a shake's inertia swings
+            # with the acceleration and is gone once both ends of a 100 ms conversion are
+            # quiet; a roof whose slide jolted the table as it began stays down.
             return True
         return quiet and self._over_n >= self._drop_n + 2
 
