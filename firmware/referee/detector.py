@@ -787,7 +787,10 @@ class Detector:
             if self._dip_n == 0:
                 self._dip_t = self._above_t
             return True
-        if (self._sub_n >= 2 and dn < -self._cfall and self._dec_n >= self._dec_k
+        # (B13: or one median below the rest band, the newest raw sample past the margin
+        # after a hand, 0.8 g: more than a touch let go or a piece taken back rings)
+        if (self._sub_n >= 1 and (self._sub_n >= 2 or dn < -self._hand_margin)
+                and dn < -self._cfall and self._dec_n >= self._dec_k
                 and self._rpeak >= self._w + self._push_c
                 and not (self._rhino_on and self._expect_rhino) and self._past_wall(t, dn)):
             # A hand brought a piece and the level has been falling ever since (new lows),
