@@ -163,3 +163,16 @@ def test_a_hand_touch_let_go_fast_on_the_simulated_table_is_no_collapse(seed):
     assert r.false_collapses == 0, (seed, r.events)
     if r.collapse is not None:
         assert r.detected_ms is not None, (seed, r.events)
+
+
+@pytest.mark.parametrize("seed,before_ms", [(1836, 182), (2613, 176), (2737, 190)])
+def test_a_calm_slide_is_decided_on_the_median_and_raw_sample_past_the_threshold(seed, before_ms):
+    # B13, development games at 80 SPS: a light roof tips off a calm table (no hand, no
+    # shake); the run below the rest band has lasted 87 ms when the median first passes the
+    # threshold. The newest raw sample past it too is the second sample (the median lags
+    # one): decided one sample (12.5 ms) sooner than before_ms, which waited for a second
+    # median past the threshold.
+    r = play_game(seed, sps=80)
+    assert r.false_collapses == 0, (seed, r.events)
+    lat = r.collapse_latency_ms
+    assert lat is not None and lat <= before_ms - 10, (seed, lat)

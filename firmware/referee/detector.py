@@ -799,7 +799,10 @@ class Detector:
             if self._dip_n == 0:
                 self._dip_t = self._above_t
             return True
-        if (self._sub_n >= 2 and dn < -self._cfall and self._dec_n >= self._dec_k
+        # (B13: or one median below the rest band, the newest raw sample past the margin
+        # after a hand, 0.8 g: more than a touch let go or a piece taken back rings)
+        if (self._sub_n >= 1 and (self._sub_n >= 2 or dn < -self._hand_margin)
+                and dn < -self._cfall and self._dec_n >= self._dec_k
                 and self._rpeak >= self._w + self._push_c
                 and not (self._rhino_on and self._expect_rhino) and self._past_wall(t, dn)):
             # A hand brought a piece and the level has been falling ever since (new lows),
@@ -869,19 +872,24 @@ class Detector:
                         return False
                     return drop >= self._min_place    # (less is a sway, not a piece)
             return False
+        crun = (self._calm and self._clean and self._peak <= self._rb
+                and (self._sub_n >= self._long_n_drop
+                     or (self._sub_n >= self._long_n_drop - 1 and dn < -self._rb))
+                and self._sub_sum < -self._rb * self._sub_n and self._one_sided(self._cthr))
         if self._over_n < self._drop_n:
-            return False
+            # (B13) The calm run has lasted already: its last median past the threshold and
+            # the newest raw sample past it too count as the two samples (the median lags
+            # one; the run below the rest band, not the depth, is what rules out a shake).
+            # With an accelerometer only: without one, six samples past it are the guard.
+            return (crun and self.accel and self._over_n + 1 == self._drop_n
+                    and dn < -self._cthr and self._dip_quiet and quiet)
         # A falling tower keeps falling; a table's shaking swings the load back within half a
         # period. The accelerometer cannot feel a shake of a few milli-g, which still moves a
         # heavy platform's load by a gram: a drop is trusted at once only beyond that,
         # otherwise once it has lasted (or kept falling) longer than half a shake.
         over = drop - self._cthr
         if (self._over_n >= self._long_n_drop and self._one_sided(self._cthr)) or (
-                self._dec_n >= self._dec_k) or (
-                self._calm and self._clean and self._peak <= self._rb
-                and (self._sub_n >= self._long_n_drop
-                     or (self._sub_n >= self._long_n_drop - 1 and dn < -self._rb))
-                and self._sub_sum < -self._rb * self._sub_n and self._one_sided(self._cthr)):
+                self._dec_n >= self._dec_k) or crun:
             if (self._dip_quiet and quiet) or self._jolt:
                 return True
         if self._dip_quiet or self._jolt:

@@ -157,3 +157,43 @@ def test_a_roof_weighed_with_a_finger_still_on_it_then_lifted_is_no_collapse():
                         "wall", "roof", "wall", "roof", "roof"], (seed, finger, hold_ms, ev)
                 else:
                     assert len(col) == 1 and 0 <= col[0][0] - lift <= 200, (seed, hold_ms, ev)
+
+
+def _three_floors_then_a_roof_sliding_under_a_hand(seed, wall_ms, roof_loss):
+    """Three floors (wall 2.2 g, roof 4.8 g); a hand sets a wall on the top roof with a 6 g
+    push; as the roof gives way the push goes (60 ms), the hand takes the wall away over
+    ``wall_ms`` and the roof tips off, losing ``roof_loss`` grams over 150 ms, then the rest.
+    Returns the trace and the onset."""
+    g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
+    g.idle(1500)
+    for _ in range(3):
+        g.place(2.2)
+        g.idle(1200)
+        g.place(4.8)
+        g.idle(1200)
+    g.idle(900)
+    t0 = g.t
+    g.steps.append((t0 + 30, 2.2))
+    g.parts.append((t0, t0 + 620, "press", 6.0, 60, 500, 0.0))
+    onset = t0 + 560
+    g.parts.append((onset, onset + wall_ms, "dip", 2.2, wall_ms, 0))
+    g.steps.append((onset + wall_ms, -2.2))
+    g.parts.append((onset, onset + 150, "dip", roof_loss, 150, 0))
+    g.steps.append((onset + 150, -4.8))
+    g.t = onset + 2000
+    return g, onset
+
+
+def test_a_roof_sliding_under_a_hand_is_decided_on_the_first_median_below_the_old_level():
+    # B13: a hand slide whose level comes back to the old level fast (the wall goes with the
+    # hand while the roof is already tipping): the first median below the rest band, the
+    # newest raw sample past the margin after a hand (0.8 g: more than a touch let go or a
+    # piece taken back rings), after a run of new lows from the hand's peak: decided one
+    # sample before a second median below the band (107 and 145 ms before). Noise, spikes,
+    # drift.
+    for seed in (31, 32, 33):
+        for wall_ms, roof_loss, limit in ((100, 3.0, 100), (140, 1.5, 138)):
+            g, onset = _three_floors_then_a_roof_sliding_under_a_hand(seed, wall_ms, roof_loss)
+            ev, col = _collapses(g)
+            assert names(ev) == ["wall", "roof"] * 3 + ["collapse"], (seed, wall_ms, ev)
+            assert 0 <= col[0][0] - onset <= limit, (seed, wall_ms, col[0][0] - onset)
