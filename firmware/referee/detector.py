@@ -871,6 +871,14 @@ class Detector:
             return False
         if self._over_n < self._drop_n:
             return False
+        if self._raw_win and self._ndev > self._rb:
+            # (10 SPS) The conversion before the newest lay above the resting level, between
+            # two below it (a median of three is low only if two of its three are): the
+            # load swung down, up and down. A shake does (the accelerometer, read once per
+            # 100 ms conversion, can miss an 8-25 Hz bump whole); a falling tower does not
+            # come back above where it stood (a landing's rise has its own tests): decided
+            # on the next conversion, if the level stays down.
+            return False
         # A falling tower keeps falling; a table's shaking swings the load back within half a
         # period. The accelerometer cannot feel a shake of a few milli-g, which still moves a
         # heavy platform's load by a gram: a drop is trusted at once only beyond that,
