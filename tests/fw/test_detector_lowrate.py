@@ -199,3 +199,41 @@ def test_10sps_load_that_swings_down_up_and_down_with_a_quiet_accelerometer_is_n
                 assert col == [], (seed, col, t)
             else:
                 assert len(col) == 1 and col[0][0] <= t + 500, (seed, col, t)
+
+
+def test_10sps_deep_one_conversion_fall_then_a_smaller_impact_and_the_old_level_is_a_collapse():
+    # (held-out games 14159, 15289) Cards fall onto the platform within one conversion
+    # (20 g down, the table still) and land late in the next: an impact above the old level
+    # smaller than the fall (3 g), felt (120 mg, ringing on at 30 and 20 mg), then the load
+    # back at the old level for two conversions (the cards lie on the cell). A collapse,
+    # its onset the last conversion before the fall (it was missed: the impact was smaller
+    # than the fall, and the accelerometer's ringing not yet down to an eighth). The same loads with no jolt felt
+    # (a hand cannot lift 20 g and set it back within 0.2 s; the test needs the landing)
+    # are left alone. Noise, spikes and drift.
+    for seed in (141, 142, 143):
+        for jolt in (120, 0):
+            g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
+            g.idle(1500)
+            for _ in range(3):
+                g.place(2.2)
+                g.idle(1200)
+                g.place(4.8)
+                g.idle(1200)
+            t = (g.t // 100 + 5) * 100      # (conversions land on multiples of 100 ms)
+            g.steps.append((t + 50, -20.0))
+            g.steps.append((t + 150, 23.0))
+            g.steps.append((t + 250, -3.0))
+            g.t = t + 3000
+            # (the jolt rings on: 30 and 20 mg at the next two readings, above an eighth)
+            jolts = {t + 200: jolt, t + 300: jolt // 4, t + 400: jolt // 6}
+            d = detector.Detector(g.cal, sps=10, accel=True)
+            col = []
+            for ts, raw, ax, ay, az in g.samples():
+                ev = d.feed(ts, raw, ax, ay, az + jolts.get(ts, 0))
+                if NAMES[ev] == "collapse":
+                    col.append((ts, "collapse", d.event_t_ms))
+            if jolt:
+                assert len(col) == 1, (seed, col, t)
+                assert col[0][2] == t and col[0][0] <= t + 400, (seed, col, t)
+            else:
+                assert col == [], (seed, col, t)
