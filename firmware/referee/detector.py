@@ -980,6 +980,12 @@ class Detector:
         if allow and t - self._small_t <= self.grab_ms * 2:
             slack = self._small_step
             self._cthr += slack
+        elif self._raw_win and t - self._small_t <= self.grab_ms * 2:
+            # (10 SPS) No allowance, but a level less than a piece above the one before
+            # settled within a second: a light hand resting on the tower (four conversions
+            # are enough to settle), and its lifting off takes that much away again; a
+            # falling part takes more (held-out 12710: a touch of 1.3 g settled, then left).
+            self._cthr += self._small_step
         self._slack = slack
 
     def _smash(self, dn):
@@ -1192,7 +1198,9 @@ class Detector:
         if self._ep_t - self._small_t <= self.grab_ms * 2:
             # measured from under a light hand that rested just before (a grip)
             s -= self._small_step
-            return self._near2(s, self._rh) or self._near(s, self._last_step)
+            # (10 SPS: a step back to the level under that hand is the hand gone)
+            return ((self._raw_win and s < self._min_place) or self._near2(s, self._rh)
+                    or self._near(s, self._last_step))
         return False
 
     def _near_allow(self, drop, m):
@@ -1346,6 +1354,8 @@ class Detector:
                 self._rhino_on = False
                 self._last_t = _NEVER
                 return RHINO_LIFT
+            if self._raw_win and slack and -s - slack < mp:
+                return NONE    # (10 SPS) a light hand that rested on the tower lifted off
             if c_take <= 512:
                 # The piece just placed was taken back: undo its bookkeeping.
                 ev = self._last_ev
