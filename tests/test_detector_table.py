@@ -113,7 +113,7 @@ def _sample(sps, seeds):
 
 @pytest.mark.parametrize("sps", [80, 10])
 def test_benchmark_sample_games_meet_the_targets(sps):
-    """60 seeded scripted games per rate (the benchmark runs 1,000, where since B6 every
+    """60 seeded scripted games per rate (the benchmark runs 1,000, seeds 1-1000, where every
     collapse is found and none is false at both rates): every collapse found, no false one,
     placements >= 99.5 % (SPEC 6). Latency p95: at 10 SPS the SPEC target,
     400 ms (these 60 games: 388 ms; 1,000 games: 386 ms). At 80 SPS a regression guard: the
@@ -134,7 +134,7 @@ def test_benchmark_sample_games_meet_the_targets(sps):
 @pytest.mark.parametrize("sps", [80, 10])
 def test_a_lift_never_weighs_the_lifted_mass_twice(sps):
     # When a lift ends, its mass moves from the lift's ramp to the static load; a conversion
-    # that averages over instants before that end must see it once, not twice (B7, game 2589:
+    # that averages over instants before that end must see it once, not twice (game 2589:
     # -15.4 g for an 8 g Rhino Hero).
     for seed in range(20):
         t = Table(seed=seed, sps=sps, masses={"wall": 2.0, "roof": 5.0, "rhino": 8.0})
@@ -167,7 +167,7 @@ def test_a_hand_touch_let_go_fast_on_the_simulated_table_is_no_collapse(seed):
 
 @pytest.mark.parametrize("seed,before_ms", [(1836, 182), (2613, 176), (2737, 190)])
 def test_a_calm_slide_is_decided_on_the_median_and_raw_sample_past_the_threshold(seed, before_ms):
-    # B13, development games at 80 SPS: a light roof tips off a calm table (no hand, no
+    # Development games at 80 SPS: a light roof tips off a calm table (no hand, no
     # shake); the run below the rest band has lasted 87 ms when the median first passes the
     # threshold. The newest raw sample past it too is the second sample (the median lags
     # one): decided one sample (12.5 ms) sooner than before_ms, which waited for a second

@@ -361,7 +361,7 @@ class Detector:
             act = (dx if dx > 0 else -dx) + (dy if dy > 0 else -dy) + (dz if dz > 0 else -dz)
             if act > self.acc_thr_mg and self._acc_idle:
                 self._sk0_t = t_a
-            # (B12, 10 SPS: the rest is not moved by the first 300 ms of shaking while the
+            # (10 SPS: the rest is not moved by the first 300 ms of shaking while the
             # load is down (the jolt of a roof that tips, of cards falling: no tilt; a
             # shake rings 60-200 ms); moved a quarter of the way towards the jolt, it read
             # a still table 25-50 mg off for two more conversions and the collapse waited.
@@ -390,7 +390,7 @@ class Detector:
         # Lone-spike rejection: median of three. The HX711's glitches read as 2**n - 1 or
         # with the low bits all set, and saturated readings: such a sample is replaced by the
         # one before (a true reading has its 12 low bits set once in 4096: no harm done), so
-        # that even two glitches in a row do not pass the median. (B7: at high rates by the
+        # that even two glitches in a row do not pass the median. (At high rates by the
         # last median, not the last reading: a true reading of glitch form right after a wild
         # one would otherwise copy the wild one, and two of them pass the median. At 10 SPS
         # the raw-conversion tests take a repeated reading for a glitch: kept as it was.)
@@ -771,7 +771,7 @@ class Detector:
                     bot = h[j]
                 j += 1
             # ... a piece let go: the hand's push gone a while ago, the level a piece's mass
-            # (B10: at low rates, the level had come to rest: the last two medians, 300 ms of
+            # (At low rates, the level had come to rest: the last two medians, 300 ms of
             # conversions that average the tower's ringing, less than half a wall apart. A
             # piece that begins to tip loses 10-40 % of its weight over 60-200 ms before its
             # jolt, a level still falling from a hand's push grams per conversion, which may
@@ -792,7 +792,7 @@ class Detector:
         if t - self._j_t > self.landing_ms:
             return False
         if not self._raw_win:
-            # (B10, 80 SPS) A hand bringing the next piece: its contact was the jolt, and
+            # (80 SPS) A hand bringing the next piece: its contact was the jolt, and
             # the level rises more than a wall and a push above where a piece would have
             # fallen from, for three medians (longer than a landing's 5-25 ms impact): no
             # piece fell (held-out 2392: the second of two walls, the first's push let go
@@ -862,7 +862,7 @@ class Detector:
             if self._dip_n == 0:
                 self._dip_t = self._above_t
             return True
-        # (B13: or one median below the rest band, the newest raw sample past the margin
+        # (Or one median below the rest band, the newest raw sample past the margin
         # after a hand, 0.8 g: more than a touch let go or a piece taken back rings)
         if (self._sub_n >= 1 and (self._sub_n >= 2 or dn < -self._hand_margin)
                 and dn < -self._cfall and self._dec_n >= self._dec_k
@@ -940,7 +940,7 @@ class Detector:
                      or (self._sub_n >= self._long_n_drop - 1 and dn < -self._rb))
                 and self._sub_sum < -self._rb * self._sub_n and self._one_sided(self._cthr))
         if self._over_n < self._drop_n:
-            # (B13) The calm run has lasted already: its last median past the threshold and
+            # The calm run has lasted already: its last median past the threshold and
             # the newest raw sample past it too count as the two samples (the median lags
             # one; the run below the rest band, not the depth, is what rules out a shake).
             # With an accelerometer only: without one, six samples past it are the guard.
@@ -980,7 +980,7 @@ class Detector:
         if (self._raw_win and self._over_n > self._drop_n and self._acc_idle
                 and self._act_now <= self.acc_thr_mg and dn <= self._ndev < -self._cthr
                 and -dn - self._cthr > (self._kin * self.acc_floor_mg) >> 6):
-            # (B12, 10 SPS) The newest conversion lies between two quiet readings and is no
+            # (10 SPS) The newest conversion lies between two quiet readings and is no
             # higher than the one before, both beyond the threshold: a shake's inertia swings
             # with the acceleration and is gone once both ends of a 100 ms conversion are
             # quiet; a roof whose slide jolted the table as it began stays down.
@@ -988,7 +988,7 @@ class Detector:
         return quiet and self._over_n >= self._drop_n + 2
 
     def _rested_allowed(self):
-        # (B10, 80 SPS) The last 100 ms of medians all lay at a drop a hand explains (Rhino
+        # (80 SPS) The last 100 ms of medians all lay at a drop a hand explains (Rhino
         # Hero lifted, the piece just placed taken back): the lifted piece is in the hand and
         # the level has stopped there, ringing. A card that falls lands while the load is
         # still going (a tipping roof leaves the tower as its jolt comes): a jolt felt now is
@@ -1078,7 +1078,7 @@ class Detector:
             else:
                 self._sm_k = 0
         if 0 < self._sm_k < 3:
-            # (B8) Cards that fell within one conversion and landed in the next: the level
+            # Cards that fell within one conversion and landed in the next: the level
             # back where it was in the third (the cards lie on the platform, on the cell)
             # and closer still in the fourth (their ringing dies; a tower swaying after a
             # bump swings on: held-out games 617 and 5502 swung back 0.4-0.7 g). (In the
@@ -1118,7 +1118,7 @@ class Detector:
             return True
         if (self._ndev < -self._w and dn + dn >= -self._ndev and self._ndev_q
                 and self._ndev_t0 == self._ndev_tp):
-            # (B8) A conversion at least a wall's mass low with the table still (no bump's
+            # A conversion at least a wall's mass low with the table still (no bump's
             # inertia: the accelerometer quiet before and at it), then a rise of half that
             # or more (the impact: a fall's lost momentum comes back when it lands; whatever
             # the jolt the accelerometer reads, once per conversion): decided on the next
@@ -1160,7 +1160,7 @@ class Detector:
         return False
 
     def _slide(self, dn):
-        """(B8, 10 SPS) A roof let go that slides off before it was weighed (0.2-0.6 s after
+        """(10 SPS) A roof let go that slides off before it was weighed (0.2-0.6 s after
         the release): the last three conversions rested within the settle band a roof's mass
         above the old level, the hand's push gone (the level a release below the episode's
         peak, no hand came back), then three conversions in a row each a hand's touch lower
@@ -1193,7 +1193,7 @@ class Detector:
         hi = hi if hi > c else c
         lo = a if a < b else b
         lo = lo if lo < c else c
-        # (B10: the newest of the three may already be a little lower, by less than a
+        # (The newest of the three may already be a little lower, by less than a
         # hand's touch: a tipping roof loses its first 10 % slowly, the loss growing as the
         # square of the time, and a conversion can catch that start; a hand's wander goes up
         # as well as down. Held-out game 2908: 108.05, 108.04, 107.94 g, then the slide)
@@ -1207,7 +1207,7 @@ class Detector:
         return False
 
     def _onto_platform(self, dn):
-        # (B10, 10 SPS) A piece let go that falls onto the platform before it was weighed (a
+        # (10 SPS) A piece let go that falls onto the platform before it was weighed (a
         # roof tipping over within 0.4 s of the release: the settle window needs four
         # conversions): the last two conversions rested within the band a piece's mass above the
         # old level, the hand's push gone (a release below the episode's peak, no hand came
@@ -1465,7 +1465,7 @@ class Detector:
         """A placement decided: the game's bookkeeping (the order of pieces, the last one)."""
         self._hand_t = _NEVER    # (the hand that placed it does not grab it)
         if not self._raw_win:
-            # (B10, 80 SPS) ... unless the step weighs more than the piece by more than its
+            # (80 SPS) ... unless the step weighs more than the piece by more than its
             # tolerance (which covers how pieces of a set and learned masses differ): the
             # excess is a finger still on the piece (a grip that began before the push was
             # let go: it leaves no rise of its own), and it may lift the piece now, which is

@@ -151,7 +151,7 @@ def test_table_bump_is_a_bump_not_a_collapse():
 
 
 def test_a_true_reading_of_glitch_form_right_after_a_wild_one_is_no_collapse():
-    # B7 (held-out games 2160, 2589): one wild reading (8 g low), then a true reading whose
+    # (held-out games 2160, 2589): one wild reading (8 g low), then a true reading whose
     # 12 low bits happen to be all set (once in 4096): it is taken for a glitch and replaced.
     # Replaced by the reading before, the wild value came twice and passed the median of
     # three (a collapse at once); at 80 SPS it is replaced by the last median. Noise,
@@ -246,7 +246,7 @@ def _wall_weighed_then_gripped_firmly_and_lifted(g, push, lift_ms):
 
 
 def test_a_weighed_wall_gripped_firmly_and_lifted_is_no_collapse():
-    # B7 (held-out games 1443, 1855, 2694): a wall let go, weighed, then gripped again with a
+    # (held-out games 1443, 1855, 2694): a wall let go, weighed, then gripped again with a
     # push of 4-5 g above the old level (so the grip looks like a hand bringing a piece) and lifted: the level
     # keeps falling past the old level by the wall's mass. With a wall last, a fall must go
     # past the old level minus the wall (every collapse weighs more). The same grip followed
@@ -562,7 +562,7 @@ def test_no_allocation_through_placements_bumps_and_a_collapse_on_micropython():
     gc.collect()    # (the other tests' garbage: the columns below are 6 KB each)
     g = Gen(seed=3, sps=80, spikes=0.001, drift_g=0.5)
     g.idle(1500)
-    for _ in range(4):      # (B8: 4 floors, was 6: the module grew, the columns must fit)
+    for _ in range(4):      # (4 floors, was 6: the module grew, the columns must fit)
         g.place(2.2)
         g.idle(1200)
         g.place(4.8)
@@ -625,7 +625,7 @@ def _fall_then_rise_10sps(seed, swing):
 
 
 def test_10sps_cards_falling_and_landing_unfelt_then_level_back_is_a_collapse():
-    # (B8, held-out games 1372, 1596, 2074) Cards fall within one conversion (more than a
+    # (held-out games 1372, 1596, 2074) Cards fall within one conversion (more than a
     # wall's mass low, the table still) and land in the next (at least half of it back: the
     # impact), the accelerometer reading nothing (once per conversion); the level is back
     # at the old one in the next two readings: a collapse, its onset the last conversion
@@ -670,7 +670,7 @@ def _roof_then_slide_10sps(seed, hand):
 
 
 def test_10sps_roof_sliding_off_before_it_was_weighed_is_a_collapse():
-    # (B8, held-out games 1884, 2827) A roof let go rests three conversions at its mass
+    # (held-out games 1884, 2827) A roof let go rests three conversions at its mass
     # (the hand's push gone) and slides off over 300-400 ms before it was weighed: a
     # collapse, its onset the last resting conversion, within 400 ms (it was a `removed`).
     # A hand's steady press on a wall that adds up to a roof's mass, let go in three steps,

@@ -1,6 +1,6 @@
-"""Detector tests for the held-out cases of B10 (80 SPS), on small generated traces with noise,
-spikes and drift. A module of its own: test_detector.py is near what MicroPython's 192 KB
-heap can compile. Runs on CPython (pytest) and on the MicroPython unix port (tests/fw/run.py).
+"""Detector tests at 80 SPS for the cases found on held-out games, on small generated traces
+with noise, spikes and drift (the 10 SPS ones are in test_detector_lowrate.py). Runs on CPython
+(pytest) and on the MicroPython unix port (tests/fw/run.py).
 """
 
 from referee import detector
@@ -37,7 +37,7 @@ def _rhino_lifted_and_ringing(g):
 
 
 def test_a_jolt_after_rhino_hero_was_lifted_and_the_level_stopped_is_no_landing():
-    # B10 (held-out games 6410, 6732): Rhino Hero lifted while his move is owed; the level
+    # (held-out games 6410, 6732): Rhino Hero lifted while his move is owed; the level
     # stops at his mass below but rings too much to settle, and 250-320 ms later one
     # reading of the accelerometer's own noise passes the activity threshold (30 mg). A
     # card that falls lands while the load is still going; with the last 100 ms at an
@@ -84,7 +84,7 @@ def _second_wall_while_the_first_push_is_let_go(g, gap_ms, push):
 
 
 def test_the_next_piece_brought_after_a_jolt_is_no_landing():
-    # B10 (held-out game 2392): the second wall's contact jolts the table while the level
+    # (held-out game 2392): the second wall's contact jolts the table while the level
     # of the last 100 ms still holds the first wall's push being let go (a piece's mass
     # above the old level: "a piece let go that falls again" armed); the hand then pushes
     # the second wall down and lets go at two walls, a roof's mass (and more) under that
@@ -130,7 +130,7 @@ def _roof_under_a_finger_then_lifted(g, finger, hold_ms):
 
 
 def test_a_roof_weighed_with_a_finger_still_on_it_then_lifted_is_no_collapse():
-    # B10 (held-out games 1355, 7437, 7900): the finger that takes a roof back was already
+    # (held-out games 1355, 7437, 7900): the finger that takes a roof back was already
     # on it when the push was let go, so the roof settles 0.4-0.7 g heavy and no grip rises
     # before the lift, 0.1-0.3 s after the roof was reported. A step heavier than the piece
     # by more than its tolerance keeps the hand on the piece. The same roof weighed at its
@@ -185,7 +185,7 @@ def _three_floors_then_a_roof_sliding_under_a_hand(seed, wall_ms, roof_loss):
 
 
 def test_a_roof_sliding_under_a_hand_is_decided_on_the_first_median_below_the_old_level():
-    # B13: a hand slide whose level comes back to the old level fast (the wall goes with the
+    # A hand slide whose level comes back to the old level fast (the wall goes with the
     # hand while the roof is already tipping): the first median below the rest band, the
     # newest raw sample past the margin after a hand (0.8 g: more than a touch let go or a
     # piece taken back rings), after a run of new lows from the hand's peak: decided one

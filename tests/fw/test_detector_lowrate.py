@@ -1,8 +1,6 @@
-"""Detector tests at 10 SPS on small generated traces with noise, spikes and drift (B10 on).
-
-A module of its own: tests/fw/test_detector.py is as large as the MicroPython unix port's
-192 KB heap can compile next to the detector. Runs on CPython (pytest) and on MicroPython
-(tests/fw/run.py).
+"""Detector tests at 10 SPS for the cases found on held-out games, on small generated traces
+with noise, spikes and drift (the 80 SPS ones are in test_detector_highrate.py). Runs on
+CPython (pytest) and on the MicroPython unix port (tests/fw/run.py).
 """
 
 from referee import detector
@@ -53,7 +51,7 @@ def _roof_then_onto_platform(seed, back):
 
 
 def test_10sps_roof_falling_onto_the_platform_before_it_was_weighed_is_a_collapse():
-    # (B10, held-out games 2894, 6347, 6745, 7240, 8180, 8209, 8225, 8927) A roof let go
+    # (held-out games 2894, 6347, 6745, 7240, 8180, 8209, 8225, 8927) A roof let go
     # rests three conversions, falls onto the platform within two and lands in the next
     # (the impact rises past the roof's level), the load then back within half the fall of
     # the roof's level (the cards lie on the cell): a collapse, its onset the last resting
@@ -75,7 +73,7 @@ def test_10sps_roof_falling_onto_the_platform_before_it_was_weighed_is_a_collaps
 
 
 def test_10sps_a_jolt_while_a_hand_lets_a_wall_go_is_no_collapse():
-    # (B10, held-out games 6711, 6846, 7326) A wall set down with a 22 g press on a tower
+    # (held-out games 6711, 6846, 7326) A wall set down with a 22 g press on a tower
     # whose last piece was a roof; the release spreads over a conversion (24, 7.2, then 2.2
     # g: the middle one weighs a wall and a roof by chance), then a 40 mg jolt (the hand
     # bringing the second of two walls knocks the table as it arrives). The "piece let go
@@ -105,7 +103,7 @@ def test_10sps_a_jolt_while_a_hand_lets_a_wall_go_is_no_collapse():
 
 
 def test_10sps_roof_sliding_off_whose_first_tipping_conversion_ends_the_rest_is_a_collapse():
-    # (B10, held-out game 2908) A roof let go rests two conversions; the third is already
+    # (held-out game 2908) A roof let go rests two conversions; the third is already
     # 0.1 g lower (a tipping roof loses its first 10 % slowly: the start of the slide, less
     # than a hand's touch but more than the settle band of a quiet converter, 0.06 g here),
     # then it slides off over four conversions before it was weighed: a collapse, its onset
@@ -134,7 +132,7 @@ def test_10sps_roof_sliding_off_whose_first_tipping_conversion_ends_the_rest_is_
 
 
 def test_10sps_slide_whose_own_jolt_began_the_drop_is_decided_once_both_ends_are_quiet():
-    # (B12, the p95 tail: most collapses over 400 ms at 10 SPS) A roof at rest on the
+    # (the p95 tail: most collapses over 400 ms at 10 SPS) A roof at rest on the
     # tower slides off; its jolt (72 or 200 mg) is read in the conversion whose load first
     # falls (0.8 g), so the drop began during "shaking" and had to outlast it (two quiet
     # readings and three conversions: 400 ms). The next conversions are 3.2 and 3.6 g down
