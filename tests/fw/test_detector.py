@@ -138,11 +138,7 @@ def test_spikes_and_drift_make_no_events():
 def test_table_bump_is_a_bump_not_a_collapse():
     g = Gen(seed=6, sps=80)
     g.idle(1500)
-    for _ in range(4):
-        g.place(2.2)
-        g.idle(1200)
-        g.place(4.8)
-        g.idle(1200)
+    g.floors(4)
     g.bump(mg=350)
     g.idle(1500)
     ev, _ = run(g)
@@ -292,20 +288,11 @@ def test_a_weighed_wall_gripped_firmly_and_lifted_is_no_collapse():
         assert len(col) == 1 and 0 <= col[0][0] - onset <= 200, (seed, onset, ev)
 
 
-def three_floors(g):
-    """Build three floors on ``g``: a wall and a roof each, settling in between."""
-    for _ in range(3):
-        g.place(2.2)
-        g.idle(1200)
-        g.place(4.8)
-        g.idle(1200)
-
-
 def test_collapse_detected_fast_with_its_onset():
     for sps, limit in ((80, 150), (10, 400)):
         g = Gen(seed=7, sps=sps)
         g.idle(1500)
-        three_floors(g)
+        g.floors(3)
         onset = g.t
         g.collapse(14.0)
         g.idle(1500)
@@ -321,7 +308,7 @@ def test_collapse_onto_the_platform_little_net_change():
     # fall and the impact (the host table models that; see tests/test_detector_table.py).
     g = Gen(seed=8, sps=80)
     g.idle(1500)
-    three_floors(g)
+    g.floors(3)
     onset = g.t
     g.collapse(10.0, on_platform=True, fall_ms=150)
     g.idle(1500)
@@ -338,7 +325,7 @@ def _fall_then_jolt_10sps(seed, ring_ms):
     Returns the generator and the time of the last conversion before the fall (at t + 100)."""
     g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
     g.idle(1500)
-    three_floors(g)
+    g.floors(3)
     g.idle(900)
     t = (g.t // 100 + 3) * 100      # (conversions land on multiples of 100 ms)
     g.steps.append((t + 50, -1.1))
@@ -380,7 +367,7 @@ def test_calm_drop_slow_tipping_roof_decided_early():
     for seed in (21, 22, 23):
         g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
         g.idle(1500)
-        three_floors(g)
+        g.floors(3)
         g.idle(800)
         onset = g.t
         g.collapse(7.0, fall_ms=400)     # 4.2 g lost over 400 ms, then the floor is gone
@@ -401,7 +388,7 @@ def test_calm_drop_rule_ignores_a_tower_swaying():
     for seed in (24, 25):
         g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
         g.idle(1500)
-        three_floors(g)
+        g.floors(3)
         g.idle(800)
         t = g.t
         g.bump(mg=200)
@@ -420,7 +407,7 @@ def _hand_on_roof_10sps(seed):
     """10 SPS, three floors, then a hand sets a wall (2.2 g) on the top roof with a 6 g push."""
     g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
     g.idle(1500)
-    three_floors(g)
+    g.floors(3)
     g.idle(900)
     t0 = g.t
     g.steps.append((t0 + 30, 2.2))
@@ -467,7 +454,7 @@ def test_10sps_fall_after_a_rise_needs_a_hand_not_a_bump_or_a_take_back():
         assert "collapse" not in names(ev), (seed, ev)
         g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
         g.idle(1500)
-        three_floors(g)
+        g.floors(3)
         g.idle(900)
         g.parts.append((g.t, g.t + 900, "bump", 300, 8.0, 200, 80.0))
         g.idle(2500)
@@ -562,11 +549,7 @@ def test_no_allocation_through_placements_bumps_and_a_collapse_on_micropython():
     gc.collect()    # (the other tests' garbage: the columns below are 6 KB each)
     g = Gen(seed=3, sps=80, spikes=0.001, drift_g=0.5)
     g.idle(1500)
-    for _ in range(4):      # (4 floors, was 6: the module grew, the columns must fit)
-        g.place(2.2)
-        g.idle(1200)
-        g.place(4.8)
-        g.idle(1200)
+    g.floors(4)      # (4 floors, was 6: the module grew, the columns must fit)
     g.bump(mg=300)
     g.idle(1000)
     g.collapse(20.0)
@@ -609,7 +592,7 @@ def _fall_then_rise_10sps(seed, swing):
     and the time of the last conversion before the fall (at t + 100)."""
     g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
     g.idle(1500)
-    three_floors(g)
+    g.floors(3)
     g.idle(900)
     t = (g.t // 100 + 3) * 100      # (conversions land on multiples of 100 ms)
     g.steps.append((t + 50, -5.0))
@@ -651,7 +634,7 @@ def _roof_then_slide_10sps(seed, hand):
     conversion before the fall (at t + 100)."""
     g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
     g.idle(1500)
-    three_floors(g)
+    g.floors(3)
     g.place(2.2)
     g.idle(1200)
     if hand:

@@ -166,11 +166,7 @@ def _three_floors_then_a_roof_sliding_under_a_hand(seed, wall_ms, roof_loss):
     Returns the trace and the onset."""
     g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
     g.idle(1500)
-    for _ in range(3):
-        g.place(2.2)
-        g.idle(1200)
-        g.place(4.8)
-        g.idle(1200)
+    g.floors(3)
     g.idle(900)
     t0 = g.t
     g.steps.append((t0 + 30, 2.2))

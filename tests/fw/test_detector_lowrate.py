@@ -33,11 +33,7 @@ def _roof_then_onto_platform(seed, back):
     the fall (at t + 100)."""
     g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
     g.idle(1500)
-    for _ in range(3):
-        g.place(2.2)
-        g.idle(1200)
-        g.place(4.8)
-        g.idle(1200)
+    g.floors(3)
     g.place(2.2)
     g.idle(1200)
     g.place(4.8, press=3.0, hold=300)
@@ -85,11 +81,7 @@ def test_10sps_a_jolt_while_a_hand_lets_a_wall_go_is_no_collapse():
         for slope in (True, False):
             g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
             g.idle(1500)
-            for _ in range(3):
-                g.place(2.2)
-                g.idle(1200)
-                g.place(4.8)
-                g.idle(1200)
+            g.floors(3)
             t = (g.t // 100 + 5) * 100      # (conversions land on multiples of 100 ms)
             g.steps.append((t - 250, 24.0))
             if slope:
@@ -111,11 +103,7 @@ def test_10sps_roof_sliding_off_whose_first_tipping_conversion_ends_the_rest_is_
     for seed in (111, 112, 113):
         g = Gen(seed=seed, sps=10, noise_counts=10, spikes=0.002, drift_g=0.3)
         g.idle(1500)
-        for _ in range(3):
-            g.place(2.2)
-            g.idle(1200)
-            g.place(4.8)
-            g.idle(1200)
+        g.floors(3)
         g.place(2.2)
         g.idle(1200)
         g.place(4.8, press=3.0, hold=300)
@@ -146,11 +134,7 @@ def test_10sps_slide_whose_own_jolt_began_the_drop_is_decided_once_both_ends_are
         for jolt in (72, 200, 0):
             g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
             g.idle(1500)
-            for _ in range(3):
-                g.place(2.2)
-                g.idle(1200)
-                g.place(4.8)
-                g.idle(1200)
+            g.floors(3)
             t = (g.t // 100 + 5) * 100      # (conversions land on multiples of 100 ms)
             steps = (-0.8, -2.4, -0.4, -0.1) if jolt else (-1.7, 0.8, 2.45, -2.7, 1.2)
             for i, s in enumerate(steps):
@@ -181,11 +165,7 @@ def test_10sps_load_that_swings_down_up_and_down_with_a_quiet_accelerometer_is_n
         for shape in ((-1.5, 0.8, -0.45, 0.2, -0.1, 0.0), (-20.0, 3.0, -3.3, -3.3, -3.3)):
             g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
             g.idle(1500)
-            for _ in range(3):
-                g.place(2.2)
-                g.idle(1200)
-                g.place(4.8)
-                g.idle(1200)
+            g.floors(3)
             t = (g.t // 100 + 5) * 100      # (conversions land on multiples of 100 ms)
             last = 0.0
             for i, s in enumerate(shape):
@@ -212,11 +192,7 @@ def test_10sps_deep_one_conversion_fall_then_a_smaller_impact_and_the_old_level_
         for jolt in (120, 0):
             g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
             g.idle(1500)
-            for _ in range(3):
-                g.place(2.2)
-                g.idle(1200)
-                g.place(4.8)
-                g.idle(1200)
+            g.floors(3)
             t = (g.t // 100 + 5) * 100      # (conversions land on multiples of 100 ms)
             g.steps.append((t + 50, -20.0))
             g.steps.append((t + 150, 23.0))
@@ -249,11 +225,7 @@ def test_10sps_light_hand_that_rested_long_enough_to_settle_and_lifts_off_is_no_
         for fall in (0.0, 14.0):
             g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
             g.idle(1500)
-            for _ in range(3):
-                g.place(2.2)
-                g.idle(1200)
-                g.place(4.8)
-                g.idle(1200)
+            g.floors(3)
             t = (g.t // 100 + 35) * 100     # (the roof 3 s old: nobody takes it back)
             g.steps.append((t + 50, 0.95))
             g.steps.append((t + 750, -0.95 - fall))
@@ -281,11 +253,7 @@ def test_10sps_bump_whose_swing_after_the_rise_does_not_come_to_rest_is_no_landi
         for shape in ((-2.55, 1.28, -0.29, -0.23, 0.26, -0.16, 0.0), (-2.6, 1.4, -0.1, 0.0)):
             g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
             g.idle(1500)
-            for _ in range(3):
-                g.place(2.2)
-                g.idle(1200)
-                g.place(4.8)
-                g.idle(1200)
+            g.floors(3)
             t = (g.t // 100 + 5) * 100      # (conversions land on multiples of 100 ms)
             last = 0.0
             for i, s in enumerate(shape):

@@ -60,6 +60,14 @@ class Gen:
         self.marks.append((end, "place"))
         self.t = end + 50
 
+    def floors(self, n=3):
+        """Build ``n`` floors: a wall and a roof each, left 1.2 s to settle after each piece."""
+        for _ in range(n):
+            self.place(self.cal.wall_g)
+            self.idle(1200)
+            self.place(self.cal.roof_g)
+            self.idle(1200)
+
     def lift(self, grams, carry=800, back=True):
         """Rhino Hero: lifted, carried, set down again (when back)."""
         t = self.t
