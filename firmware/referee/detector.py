@@ -873,16 +873,8 @@ class Detector:
             return True
         # (Or one median below the rest band, the newest raw sample past the margin
         # after a hand, 0.8 g: more than a touch let go or a piece taken back rings)
-        # (80 SPS. Within a ring's reach of the old level, 0.8 g, the newest raw sample must
-        # still be falling, below the one before by more than the noise: a hand's press let
-        # go with no piece brought (a touch) falls as steadily to the old level and rings up
-        # to 0.6 g under it, and a swing stands still at its trough; a sliding roof is still
-        # losing weight there. Held-out 16110: a 12 g touch, its ring's trough 0.51 and
-        # 0.52 g below; none of the collapses over 10,000 games, seeds 1-1000 and three
-        # development ranges, was decided at such a standstill.)
         if (self._sub_n >= 1 and (self._sub_n >= 2 or dn < -self._hand_margin)
                 and dn < -self._cfall and self._dec_n >= self._dec_k
-                and (dn < -self._hand_margin or dn < self._ndev - self._eps)
                 and self._rpeak >= self._w + self._push_c
                 and not (self._rhino_on and self._expect_rhino) and self._past_wall(t, dn)):
             # A hand brought a piece and the level has been falling ever since (new lows),
@@ -929,14 +921,12 @@ class Detector:
             self._dip_seen_t = self._dip_t
         if (self._dec_n >= self._dec_k and drop > self._cfall and not self._al_rh
                 and not self._al_take and self._rpeak >= self._w + self._push_c
-                and (dn < d - self._eps or (self._sub_n >= 2 and self._dec_miss == 0))
-                and (dn < -self._hand_margin or dn < self._ndev - self._eps)):
+                and (dn < d - self._eps or (self._sub_n >= 2 and self._dec_miss == 0))):
             # A hand brought a piece and the level has been falling ever since, past the old
             # level: not a hand letting go (the piece would stay), the tower is going. It must
             # still be falling now (the newest raw sample below the median, or a second median
             # below the rest band and a new low): a hand's touch let go fast falls as steadily
-            # to the old level and rings 0.5 g under it, where the fall stops. (80 SPS: nor at
-            # a standstill within a ring's reach, as in the test above.)
+            # to the old level and rings 0.5 g under it, where the fall stops.
             return True
         if drop > self._cthr:
             self._over_n += 1
