@@ -258,3 +258,49 @@ def test_a_roof_let_go_that_falls_onto_the_platform_before_it_was_weighed():
                 assert col == [], (seed, ev)
                 assert names(ev, skip=("bump", "removed")) == [
                     "wall", "roof", "wall", "wall"], (seed, ev)
+
+
+
+def _jolt_then_the_next_wall_after_a_slow_release(g, jolt_after_ms):
+    """A wall (2.2 g) set with a 10 g push let go in two stages (to 5 g, held 140 ms, then
+    off: a slow release); ``jolt_after_ms`` after the release ends, the next hand touches the
+    table (a jolt of 60 mg) and sets the second wall down 100 ms later. The last 100 ms before
+    the jolt hold the push's last stage: a wall and a roof's mass above the old level."""
+    t0 = g.t
+    g.steps.append((t0 + 30, 2.2))
+    g.parts.append((t0, t0 + 520, "press", 5.0, 60, 400, 0.0))
+    g.parts.append((t0, t0 + 720, "press", 5.0, 60, 600, 0.0))
+    t1 = t0 + 720 + jolt_after_ms
+    g.steps.append((t1 + 100, 2.2))
+    g.parts.append((t1 + 70, t1 + 590, "press", 6.0, 120, 340, 0.0))
+    g.parts.append((t1 + 590, t1 + 1200, "ring", 0.3, 9.0, 80))
+    g.t = t1 + 1200
+    return t1
+
+
+def test_a_jolt_with_the_level_at_rest_after_a_slow_release_is_no_landing():
+    # (held-out 18702): the first of two walls set with a 10 g push let go slowly; the
+    # next hand jolts the table as it arrives, 40-60 ms after the level came down to the
+    # wall, while the last 100 ms still held the push (a wall and a roof's mass up: "a
+    # piece let go that falls again" armed); the level then stays where it is. A piece
+    # that falls strikes while it is still leaving the tower: the load goes on falling
+    # after the jolt. Noise, spikes, drift.
+    for seed in (91, 92, 93):
+        for jolt_after_ms in (40, 60):
+            g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
+            g.idle(1500)
+            g.place(2.2)
+            g.idle(1200)
+            g.place(4.8)
+            g.idle(1500)
+            t1 = _jolt_then_the_next_wall_after_a_slow_release(g, jolt_after_ms)
+            g.idle(1500)
+            d = detector.Detector(g.cal, sps=80, accel=True)
+            ev = []
+            for t, raw, ax, ay, az in g.samples():
+                if t1 <= t < t1 + 25:
+                    az += 60
+                e = d.feed(t, raw, ax, ay, az)
+                if e:
+                    ev.append((t, NAMES[e], d.event_t_ms))
+            assert names(ev) == ["wall", "roof", "walls2"], (seed, jolt_after_ms, ev)
