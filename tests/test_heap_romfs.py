@@ -17,7 +17,7 @@ from rhinoref.errors import RhinorefError
 from rhinoref.mpy import micropython_binary
 from rhinoref.vboard.measure import firmware_heap
 
-LIMIT = {32: 64 * 1024, 64: 82 * 1024}  # 32-bit: SPEC 6; 64-bit: 81.1 KB (2026-11-30) + 0.9
+LIMIT = {32: 64 * 1024, 64: 83 * 1024}  # 32-bit: SPEC 6; 64-bit: 81.1 KB (2026-11-30) + 1.9
 
 pytestmark = pytest.mark.skipif(
     micropython_binary() is None,
