@@ -152,16 +152,17 @@ class Detector:
         # (one slot more: the level at a landing's jolt, see _landed)
         self._hy = array("i", [0] * (_HN + 1))
         self._evt = array("i", [0] * _QLEN)
-        # Every attribute exists from here on, at every rate (these three lines make the
+        # Every attribute exists from here on, at every rate (the lines below make the
         # ones otherwise made only at 80 SPS or by the first placement), and their number
         # is kept where MicroPython's attribute table is at most 80 % full: it grows a table
         # only once it is full, and each method call through self first misses in it,
         # which in a full table probes every slot (167 attributes in 167 slots: 13.8 us per
-        # sample on the unix port; 168 in 223 slots: 2.3 us). tests/test_detector_attrs.py
-        # checks the count.
+        # sample on the unix port; 168 in 223 slots: 2.3 us; 170 now, room up to 178).
+        # tests/test_detector_attrs.py checks the count.
         self._ri = self._rk = self._rprev = 0       # (the rest test's ring buffers, 80 SPS)
         self._rs1 = self._rs2 = self._rv1 = self._rv2 = 0
         self._bm = 0                                # (see _best)
+        self._h_top = self._h_bot = 0               # (see _recent_span)
         self.set_calibration(cal)
         self.reset()
 
@@ -686,15 +687,9 @@ class Detector:
                 return True
         if self._regrip:
             return False
-        h = self._hy
-        top = bot = h[0]
-        j = 1
-        while j < self._hn:
-            if h[j] > top:
-                top = h[j]
-            elif h[j] < bot:
-                bot = h[j]
-            j += 1
+        self._recent_span()
+        top = self._h_top
+        bot = self._h_bot
         rr = self._margin0      # (a ring's half range: 0.25 g, with an accelerometer)
         if top - bot <= rr + rr:
             lv = ((top + bot) >> 1) - self._base
@@ -773,14 +768,9 @@ class Detector:
         i = self._hi
         if self._acc_idle == 0 and self._was_quiet:
             # Something hit the table: the level just before (highest of the last samples).
-            top = bot = h[0]
-            j = 1
-            while j < self._hn:
-                if h[j] > top:
-                    top = h[j]
-                elif h[j] < bot:
-                    bot = h[j]
-                j += 1
+            self._recent_span()
+            top = self._h_top
+            bot = self._h_bot
             # ... a piece let go: the hand's push gone a while ago, the level a piece's mass
             # (At low rates, the level had come to rest: the last two medians, 300 ms of
             # conversions that average the tower's ringing, less than half a wall apart. A
@@ -1005,6 +995,21 @@ class Detector:
             # quiet; a roof whose slide jolted the table as it began stays down.
             return True
         return quiet and self._over_n >= self._drop_n + 2
+
+    def _recent_span(self):
+        # The highest and lowest of the recent medians, into _h_top and _h_bot (attributes,
+        # not a returned tuple: nothing is allocated per sample).
+        h = self._hy
+        top = bot = h[0]
+        j = 1
+        while j < self._hn:
+            if h[j] > top:
+                top = h[j]
+            elif h[j] < bot:
+                bot = h[j]
+            j += 1
+        self._h_top = top
+        self._h_bot = bot
 
     def _rested_allowed(self):
         # (80 SPS) The last 100 ms of medians all lay at a drop a hand explains (Rhino
