@@ -6,35 +6,12 @@ integer-only, allocation-free feeding on the real interpreter.
 
 import sys
 
+from detrun import collapses as _collapses
+from detrun import names, run
 from referee import detector
 from tracegen import Gen
 
 NAMES = detector.EVENT_NAMES
-
-
-def run(gen, sps=80, accel=True, expect_rhino_at=None):
-    d = detector.Detector(gen.cal, sps=sps, accel=accel)
-    out = []
-    for t, raw, ax, ay, az in gen.samples():
-        if expect_rhino_at is not None and t == expect_rhino_at:
-            d.expect_rhino(True)
-        if accel:
-            ev = d.feed(t, raw, ax, ay, az)
-        else:
-            ev = d.feed(t, raw, 0, 0, 0)
-        if ev:
-            out.append((t, NAMES[ev], d.event_t_ms))
-    return out, d
-
-
-def _collapses(gen, sps=80):
-    """The events of a run of ``gen``, and the collapses among them."""
-    ev, _ = run(gen, sps=sps)
-    return ev, [e for e in ev if e[1] == "collapse"]
-
-
-def names(events, skip=("bump",)):
-    return [e[1] for e in events if e[1] not in skip]
 
 
 def test_event_names_cover_the_contract():

@@ -3,25 +3,12 @@ with noise, spikes and drift (the 10 SPS ones are in test_detector_lowrate.py). 
 (pytest) and on the MicroPython unix port (tests/fw/run.py).
 """
 
+from detrun import collapses as _collapses
+from detrun import names
 from referee import detector
 from tracegen import Gen
 
 NAMES = detector.EVENT_NAMES
-
-
-def names(events, skip=("bump",)):
-    return [e[1] for e in events if e[1] not in skip]
-
-
-def _collapses(gen, sps=80):
-    """The events of a run of ``gen``, and the collapses among them."""
-    d = detector.Detector(gen.cal, sps=sps, accel=True)
-    ev = []
-    for t, raw, ax, ay, az in gen.samples():
-        e = d.feed(t, raw, ax, ay, az)
-        if e:
-            ev.append((t, NAMES[e], d.event_t_ms))
-    return ev, [e for e in ev if e[1] == "collapse"]
 
 
 def _rhino_lifted_and_ringing(g):
