@@ -1089,33 +1089,27 @@ class Detector:
         three would take the pair for glitches. (At high rates the fall lasts many samples.)"""
         if not self._raw_win or not self.accel:
             return False    # (without an accelerometer a table shake looks just the same)
-        if self._sm_k >= 3:
-            # (see below: a deep fall, a smaller impact with a jolt) the level is back where
-            # it stood, within the settle band, for two conversions: the cards lie on the
-            # cell again.
-            if -self._band <= dn <= self._band:
-                self._sm_k += 1
-                if self._sm_k > 4:
-                    self._sm_k = 0
-                    self._dip_t = self._sm_t
-                    return True
+        k = self._sm_k
+        if k:
+            # Cards that fell and landed (started below): the level must then stay back where
+            # it stood for a run of conversions, the cards lying on the platform, on the cell.
+            # After a fall within one conversion (k 1-2): back within the fall's reach in the
+            # third and closer still in the fourth, also within the settle band (their
+            # ringing dies; a tower swaying after a bump swings on: held-out games 617 and
+            # 5502 swung back 0.4-0.7 g; 12048, a bump's tower swung -0.29, -0.23, +0.26 g,
+            # within the 0.25 g bound alone). After a deep fall and a smaller impact with a
+            # jolt (k 3-4): within the settle band for two conversions.
+            if k >= 3:
+                lim = self._band + 1        # (integers: |dn| <= band)
+                last = 4
             else:
-                self._sm_k = 0
-        if 0 < self._sm_k < 3:
-            # Cards that fell within one conversion and landed in the next: the level
-            # back where it was in the third (the cards lie on the platform, on the cell)
-            # and closer still in the fourth (their ringing dies; a tower swaying after a
-            # bump swings on: held-out games 617 and 5502 swung back 0.4-0.7 g). (In the
-            # fourth also within the settle band, the cards at rest: held-out 12048, a
-            # bump's tower swung -0.29, -0.23, +0.26 g, within the 0.25 g bound alone.)
-            lim = self._cfall >> 1
-            if self._sm_k == 1:
-                lim = self._cfall
-            elif self._band < lim:
-                lim = self._band
+                lim = self._cfall if k == 1 else self._cfall >> 1
+                if k > 1 and self._band < lim:
+                    lim = self._band
+                last = 2
             if -lim < dn < lim:
-                self._sm_k += 1
-                if self._sm_k > 2:
+                self._sm_k = k + 1
+                if k >= last:
                     self._sm_k = 0
                     self._dip_t = self._sm_t
                     return True
