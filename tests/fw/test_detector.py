@@ -183,10 +183,7 @@ def test_a_piece_let_go_then_gripped_again_and_lifted_is_no_collapse():
         for grip_ms in (250, 900):
             g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
             g.idle(1500)
-            g.place(2.2)
-            g.idle(1200)
-            g.place(4.8)
-            g.idle(1200)
+            g.floors(1)
             g.place(2.2)
             g.idle(1200)
             _take_back_with_a_regrip(g, grip_ms)
@@ -229,10 +226,7 @@ def test_a_weighed_wall_gripped_firmly_and_lifted_is_no_collapse():
             for lift_ms in (80, 120):
                 g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
                 g.idle(1500)
-                g.place(2.2)
-                g.idle(1200)
-                g.place(4.8)
-                g.idle(1200)
+                g.floors(1)
                 g.place(2.2)
                 g.idle(500)
                 _wall_weighed_then_gripped_firmly_and_lifted(g, push, lift_ms)
@@ -248,10 +242,7 @@ def test_a_weighed_wall_gripped_firmly_and_lifted_is_no_collapse():
     for seed in (64, 65):
         g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
         g.idle(1500)
-        g.place(2.2)
-        g.idle(1200)
-        g.place(4.8)
-        g.idle(1200)
+        g.floors(1)
         g.place(2.2)
         g.idle(500)
         t0 = g.t
@@ -443,10 +434,7 @@ def test_10sps_fall_after_a_rise_needs_a_hand_not_a_bump_or_a_take_back():
 def test_degraded_mode_without_accelerometer():
     g = Gen(seed=9, sps=80)
     g.idle(1500)
-    g.place(2.2)
-    g.idle(1200)
-    g.place(4.8)
-    g.idle(1200)
+    g.floors(1)
     onset = g.t
     g.collapse(7.0)
     g.idle(1500)

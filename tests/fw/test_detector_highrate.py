@@ -33,10 +33,7 @@ def test_a_jolt_after_rhino_hero_was_lifted_and_the_level_stopped_is_no_landing(
         for jolt_ms in (250, 320):
             g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
             g.idle(1500)
-            g.place(2.2)
-            g.idle(1200)
-            g.place(4.8)
-            g.idle(1200)
+            g.floors(1)
             g.place(5.5, press=4.0, hold=300)
             g.idle(1500)
             owe = g.t
@@ -82,10 +79,7 @@ def test_the_next_piece_brought_after_a_jolt_is_no_landing():
             for push in (7.0, 8.0):
                 g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3, rhino_g=7.0)
                 g.idle(1500)
-                g.place(2.2)
-                g.idle(1200)
-                g.place(4.8)
-                g.idle(1200)
+                g.floors(1)
                 t1 = _second_wall_while_the_first_push_is_let_go(g, gap_ms, push)
                 g.idle(1500)
                 d = detector.Detector(g.cal, sps=80, accel=True)
@@ -127,10 +121,7 @@ def test_a_roof_weighed_with_a_finger_still_on_it_then_lifted_is_no_collapse():
             for hold_ms in (450, 550):
                 g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3, rhino_g=8.0)
                 g.idle(1500)
-                g.place(2.2)
-                g.idle(1200)
-                g.place(4.8)
-                g.idle(1200)
+                g.floors(1)
                 g.place(2.2)
                 g.idle(1200)
                 lift = _roof_under_a_finger_then_lifted(g, finger, hold_ms)
@@ -222,10 +213,7 @@ def test_a_roof_let_go_that_falls_onto_the_platform_before_it_was_weighed():
                                  (False, 0, 50)):
             g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3, rhino_g=8.0)
             g.idle(1500)
-            g.place(2.2)
-            g.idle(1200)
-            g.place(4.8)
-            g.idle(1200)
+            g.floors(1)
             g.place(2.2)
             g.idle(1200)
             onset, jw = _roof_let_go_then_falling_onto_the_platform(g, land, back, jolt)
