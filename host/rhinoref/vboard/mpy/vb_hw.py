@@ -18,8 +18,10 @@
 # machine's RX FIFO (4 deep, 8 with fifo_join: a full FIFO loses conversions, as the PIO
 # stalls), the accelerometer's output registers, and the button pins.
 #
-# Ctrl-C. The host turns the interrupt character into SIGINT (KeyboardInterrupt here) while
-# code runs. Every call to the host has a fixed-size reply read with ONE readinto, so a
+# Ctrl-C. While code runs, the host answers the next sample fetch with a count of -1 instead
+# of records, and _took_batch raises KeyboardInterrupt: at a safe point, as on a Pico. Code
+# that fetches nothing for a while gets a SIGINT instead (KeyboardInterrupt from the signal
+# handler). Every call to the host has a fixed-size reply read with ONE readinto, so such a
 # KeyboardInterrupt either leaves the whole reply unread (then it is owed, and drained before
 # the next call) or comes after it: the stream never desynchronises.
 
@@ -241,6 +243,10 @@ def _fetch(t, min_count):
 
 def _took_batch():
     global _n, _i, _horizon
+    if _batch_raw[0] < 0:
+        # Ctrl-C from the port: raised here, between bytecodes, as a Pico raises it. The
+        # batch before stays as it was, so the next fetch asks for the same records again.
+        raise KeyboardInterrupt
     _n = _batch_raw[0]
     _horizon = _batch_raw[1]
     _i = 0

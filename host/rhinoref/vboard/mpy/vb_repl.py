@@ -108,21 +108,26 @@ def execute(src, kind, fname="<stdin>", raw=False):
 
 
 def _heap_unlocked():
-    # The unix port raises KeyboardInterrupt from its SIGINT handler (MICROPY_ASYNC_KBD_INTR),
-    # so Ctrl-C can land inside gc.collect() and leave the heap locked, after which nothing can
-    # be allocated. A Pico checks the interrupt between bytecodes and never does that, so the
-    # virtual board unlocks the heap again before it goes on (only when the MemoryError says
+    # A SIGINT (a Ctrl-C that no sample fetch took, see vb_hw) raises KeyboardInterrupt from the
+    # unix port's signal handler (MICROPY_ASYNC_KBD_INTR), which can land inside gc.collect()
+    # and leave its "collecting" flag set: then nothing can be allocated. A Pico checks for
+    # Ctrl-C between bytecodes and never does that. A whole collection clears the flag again;
+    # heap_unlock() is for a heap_lock() the interrupt skipped (only when the MemoryError says
     # the heap is locked: unlocking an unlocked heap would wrap its lock depth round).
+    import gc
     import micropython
 
-    for _ in range(8):
+    for attempt in range(8):
         try:
             bytearray(16)
             return
         except MemoryError as e:
             if not e.args or "locked" not in e.args[0]:  # str(e) would allocate
                 return  # really out of memory
-            micropython.heap_unlock()
+            if attempt:
+                micropython.heap_unlock()
+            else:
+                gc.collect()
 
 
 def _safe_intr_off():
