@@ -15,7 +15,8 @@ Pieces (docs/virtual-board.md has the whole story):
   stdout are pipes to this object, its simulated hardware talks over a socket pair;
 * the serial bridge: a pty in raw mode whose slave is the port. Bytes from the port go to the
   process's stdin, except the interrupt character (Ctrl-C) while code runs: that becomes a
-  SIGINT, i.e. a KeyboardInterrupt, as the Pico's USB stack does. Output "\\n" becomes
+  KeyboardInterrupt at the program's next sample fetch (a SIGINT if it fetches nothing), as
+  the Pico's USB stack raises one between bytecodes. Output "\\n" becomes
   "\\r\\n", as the Pico's stdout does; nobody reading the port loses output, as on USB;
 * the table feed: the simulated table's samples and button presses, in simulated time;
 * resets: a soft reset (Ctrl-D, machine.soft_reset, sys.exit) or a hard one (machine.reset,
