@@ -1273,14 +1273,19 @@ class Detector:
 
     def _impact_after_drop(self, t, dn):
         # (a drop that lasted longer than half a table shake: a shake swings both ways)
-        return (
-            self._dip_max >= self._long_n_drop
-            and self._one_sided(self._margin)
-            and self._lowest < -self._impact
-            and dn > self._impact
-            and self._dip_quiet
-            and t - self._dip_t <= self.impact_ms
-        )
+        if not (self._dip_max >= self._long_n_drop and self._one_sided(self._margin)
+                and self._lowest < -self._impact and self._dip_quiet):
+            return False
+        if self._raw_win and (self._near_allow(-self._lowest, self._al_rh)
+                              or self._near_allow(-self._lowest, self._al_take)):
+            # (10 SPS) The drop was an allowed one (Rhino Hero lifted, a piece taken back):
+            # the rise after it may be the next hand setting him down or bringing a piece,
+            # whose press builds over 100-300 ms and holds. Cards landing strike within one
+            # conversion (their ringing dies in 8-25 ms) and leave the cards lying, lower:
+            # the conversion after the impact must come back down by more than a touch.
+            return (self._ndev > self._impact and dn < self._ndev - self._hand
+                    and self._ndev_t - self._dip_t <= self.impact_ms)
+        return dn > self._impact and t - self._dip_t <= self.impact_ms
 
     def _explained(self, s):
         """Is a step (counts) explained by a piece (or by nothing at all)?"""
