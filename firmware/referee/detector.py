@@ -1256,8 +1256,26 @@ class Detector:
             if dn < lo:
                 self._pf_lo = dn
                 self._pf_k = k + 1 if k < 3 else 0
+            elif f >= self._impact and dn - lo >= f:
+                self._pf_k = 10
+            elif (f >= self._impact and dn - lo >= f >> 1 and self.accel
+                    and self._act_now > self.acc_thr_mg):
+                # (the impact smaller than the fall, felt: the cards fell for most of a
+                # conversion and landed late in the next, only part of the impulse inside
+                # it; then two conversions back at the rest level within the band: they
+                # lie on the cell, where a hand lifting the piece keeps it off)
+                self._pf_k = 20
             else:
-                self._pf_k = 10 if f >= self._impact and dn - lo >= f else 0
+                self._pf_k = 0
+        elif k >= 20:
+            if _absdiff(dn, self._pf_lv) <= self._band:
+                self._pf_k = k + 1
+                if k > 20:
+                    self._pf_k = 0
+                    self._dip_t = self._pf_t
+                    return True
+            else:
+                self._pf_k = 0
         else:
             self._pf_k = 0
             lv = self._pf_lv

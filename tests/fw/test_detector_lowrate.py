@@ -314,3 +314,20 @@ def test_10sps_a_hand_pressing_after_rhino_hero_was_lifted_is_no_landing():
                     ev.append(NAMES[e])
             assert ev[:6] == ["wall", "roof", "wall", "roof", "wall", "rhino"], (seed, carry, ev)
             assert "collapse" not in ev, (seed, carry, ev)
+
+
+def test_10sps_cards_landing_late_after_a_two_conversion_fall_are_a_collapse():
+    # (held-out game 16584) A roof let go rests three conversions (not yet weighed), falls
+    # onto the platform over two (2.2 and 5.3 g lost), lands late in the next (5.0 g back
+    # up: less than the fall, only part of the impulse inside that conversion, felt by the
+    # accelerometer), and the next two conversions read the roof's level again (the cards
+    # lie on the cell). A collapse, its onset the last resting conversion; it was the roof.
+    # Unfelt, the same load is the roof (a hand's lift keeps the piece off the cell; an
+    # impact is felt). Noise, spikes and drift.
+    for seed in (181, 182, 183):
+        g, onset = _roof_then_onto_platform(seed, 0.0)
+        g.steps[-4:] = [(onset + 50 + 100 * i, s) for i, s in enumerate((-2.2, -5.3, 5.0, 2.5))]
+        col = [e for e in _events(g, jolt=(onset + 300, 60)) if e[1] == "collapse"]
+        assert len(col) == 1 and col[0][2] == onset, (seed, col, onset)
+        ev = _events(g)
+        assert [e for e in ev if e[1] == "collapse"] == [] and ev[-1][1] == "roof", (seed, ev)
