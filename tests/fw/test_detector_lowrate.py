@@ -331,3 +331,16 @@ def test_10sps_cards_landing_late_after_a_two_conversion_fall_are_a_collapse():
         assert len(col) == 1 and col[0][2] == onset, (seed, col, onset)
         ev = _events(g)
         assert [e for e in ev if e[1] == "collapse"] == [] and ev[-1][1] == "roof", (seed, ev)
+
+
+def test_10sps_cards_on_the_platform_some_bounced_off_are_a_collapse():
+    # (held-out game 16571) As in the test of a roof falling onto the platform before it
+    # was weighed (4 g lost over two conversions, a 10 g impact), but the conversion after
+    # the impact reads 2.5-3.5 g under the roof's level: cards bounced off the cell. Above
+    # the fall's low it is still cards lying on the cell (a bound at half the fall, 2 g,
+    # reported a wall or a shift). A collapse, onset the last resting conversion.
+    for seed in (191, 192, 193):
+        for back in (2.5, 3.5):
+            g, onset = _roof_then_onto_platform(seed, back)
+            col = [e for e in _events(g) if e[1] == "collapse"]
+            assert len(col) == 1 and col[0][2] == onset, (seed, back, col, onset)
