@@ -994,7 +994,10 @@ class Detector:
             # with the acceleration and is gone once both ends of a 100 ms conversion are
             # quiet; a roof whose slide jolted the table as it began stays down.
             return True
-        return quiet and self._over_n >= self._drop_n + 2
+        # (10 SPS: the newest conversion still beyond the threshold too; the median lags a
+        # conversion, and a load back within it is a shake's swing that ended)
+        return (quiet and self._over_n >= self._drop_n + 2
+                and (dn < -self._cthr or not self._raw_win))
 
     def _recent_span(self):
         # The highest and lowest of the recent medians, into _h_top and _h_bot (attributes,
