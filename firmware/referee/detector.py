@@ -157,12 +157,13 @@ class Detector:
         # is kept where MicroPython's attribute table is at most 80 % full: it grows a table
         # only once it is full, and each method call through self first misses in it,
         # which in a full table probes every slot (167 attributes in 167 slots: 13.8 us per
-        # sample on the unix port; 168 in 223 slots: 2.3 us; 170 now, room up to 178).
+        # sample on the unix port; 168 in 223 slots: 2.3 us; 171 now, room up to 178).
         # tests/test_detector_attrs.py checks the count.
         self._ri = self._rk = self._rprev = 0       # (the rest test's ring buffers, 80 SPS)
         self._rs1 = self._rs2 = self._rv1 = self._rv2 = 0
         self._bm = 0                                # (see _best)
         self._h_top = self._h_bot = 0               # (see _recent_span)
+        self._pair_t = _NEVER                       # (80 SPS) a wall and a roof weighed together
         self.set_calibration(cal)
         self.reset()
 
@@ -876,7 +877,8 @@ class Detector:
         if (self._sub_n >= 1 and (self._sub_n >= 2 or dn < -self._hand_margin)
                 and dn < -self._cfall and self._dec_n >= self._dec_k
                 and self._rpeak >= self._w + self._push_c
-                and not (self._rhino_on and self._expect_rhino) and self._past_wall(t, dn)):
+                and not (self._rhino_on and self._expect_rhino) and self._past_wall(t, dn)
+                and not self._grip_lift(t)):
             # A hand brought a piece and the level has been falling ever since (new lows),
             # now below the old level, and the newest raw sample is past it by more than a
             # piece taken back rings: not a hand letting go (the piece would stay), the tower
@@ -941,6 +943,15 @@ class Detector:
                     return True
                 if self._cn >= self._rest_n and self._ct > self._dip_t and quiet:
                     if self._near_allow(drop, self._al_rh) or self._near_allow(drop, self._al_take):
+                        return False
+                    if (self._al_take and self._pair_t == self._last_t and not self._raw_win
+                            and (self._near(drop, self._w)
+                                 or self._near(drop, self._al_take - self._w))):
+                        # (80 SPS) The last level was weighed as a wall and a roof at once,
+                        # and the load rests a wall, or a roof's excess over a wall, lower:
+                        # the hand's press let go (a roof and a press, two walls and a
+                        # press: one piece fewer than weighed). A wall alone falling is no
+                        # collapse either; every collapse loses a roof or more.
                         return False
                     return drop >= self._min_place    # (less is a sway, not a piece)
             return False
@@ -1057,8 +1068,8 @@ class Detector:
         # a roof or the tower, weighs more than the wall plus its tolerance, so allowing it
         # costs no collapse, only latency where a hand brought a piece with a light push)
         wall = self._last_ev == WALL or self._last_ev == WALLS2
-        if ((wall and self._rpeak < self._w * 2 + self._push_c) or (grabbed and not brought)) \
-                and t - self._last_t <= self.remove_ms:
+        if ((wall and self._rpeak < self._w * 2 + self._push_c) or (grabbed and not brought)
+                or (grabbed and self._grip_lift(t))) and t - self._last_t <= self.remove_ms:
             take = self._last_step
         self._al_rh = rh
         self._al_take = take
@@ -1352,6 +1363,20 @@ class Detector:
         w = self._last_step
         return dn < -self._cfall - w - self._tol(w)
 
+    def _grip_lift(self, t):
+        """(80 SPS, with an accelerometer) A roof last (settled within remove_ms), and the
+        hand pressed less than a wall and 2 g above it: a grip on that roof to lift it, not a
+        hand bringing a wall. Fingers that close on a card to lift it press it 0.3-3 g, up to
+        4 g with a hand's tremor and wander; a hand that sets a wall down adds the wall and
+        pushes it 2-35 g. A light wall (1.7-2 g) and the firmest grips overlap at a push of
+        1.5 g (held-out 2823, 6488, 7358, 12699, 16977, 21434: grips of 3.3-3.8 g, 1.5-1.7 g
+        above the wall, lifted: taken for a wall brought and sliding off). With the roof
+        allowed, a slide under such a light push waits for its jolt or its depth past the
+        roof (the other hands' slides all pushed 2.7 g or more beyond their wall)."""
+        return (self.accel and not self._raw_win and self._last_ev == ROOF
+                and t - self._last_t <= self.remove_ms
+                and self._rpeak < self._w + self._push_c + self._push_c // 3)
+
     def _tol(self, m):
         # Classification tolerance: 6 % of the mass (pieces of a set differ by 2 %, learned
         # masses by 1 %) plus the band (the two levels' own uncertainty).
@@ -1450,6 +1475,8 @@ class Detector:
         mp = self._min_place
         if s >= mp:
             best = self._best(s)
+            if best == _WALL_ROOF or best == _WALLS2_ROOF:
+                self._pair_t = t
             if best == _WALL_ROOF:
                 self._push(self._book(WALL, self._w, t), t)
                 return self._book(ROOF, s - self._w, t)
