@@ -1104,6 +1104,19 @@ class Detector:
         if not self._raw_win or not self.accel:
             return False    # (without an accelerometer a table shake looks just the same)
         k = self._sm_k
+        if k >= 5:
+            # (cards that landed lie lower by less than half a wall: some bounced off
+            # the cell onto the table; the next two conversions must lie still, each
+            # within the band of the one before: a tower swaying after a bump swings on)
+            if -self._min_place < dn < 0 and _absdiff(dn, self._ndev) <= self._band:
+                self._sm_k = k + 1
+                if k >= 6:
+                    self._sm_k = 0
+                    self._dip_t = self._sm_t
+                    return True
+            else:
+                self._sm_k = 0
+            k = 0
         if k:
             # Cards that fell and landed (started below): the level must then stay back where
             # it stood for a run of conversions, the cards lying on the platform, on the cell.
@@ -1127,6 +1140,8 @@ class Detector:
                     self._sm_k = 0
                     self._dip_t = self._sm_t
                     return True
+            elif k == 3 and -self._min_place < dn < 0:
+                self._sm_k = 5    # (the cards may lie a little lower: see k >= 5 above)
             else:
                 self._sm_k = 0
         if self._ld_k:
@@ -1274,7 +1289,8 @@ class Detector:
                 self._pf_lo = dn
                 self._pf_k = k + 1 if k < 3 else 0
             elif f >= self._impact and dn - lo >= f:
-                self._pf_k = 10
+                # (11: the impact felt by the accelerometer, see below)
+                self._pf_k = 11 if self.accel and self._act_now > self.acc_thr_mg else 10
             elif (f >= self._impact and dn - lo >= f >> 1 and self.accel
                     and self._act_now > self.acc_thr_mg):
                 # (the impact smaller than the fall, felt: the cards fell for most of a
@@ -1299,6 +1315,13 @@ class Detector:
             if self._pf_lo < dn <= lv + self._hand + self._band:
                 self._dip_t = self._pf_t
                 return True
+            if k == 11 and dn >= a:
+                # (the impact felt, and the next conversion higher still: the cards of a
+                # piece land one after another, a roof and its walls 10-100 ms apart, and
+                # their impulses straddle two conversions; one more conversion must then be
+                # back near the level. A hand's press holds for 100-300 ms; a bump's swing,
+                # read in two conversions, goes up and down)
+                self._pf_k = 12
         self._pf_b = a
         return False
 
