@@ -1104,7 +1104,7 @@ class Detector:
         if not self._raw_win or not self.accel:
             return False    # (without an accelerometer a table shake looks just the same)
         k = self._sm_k
-        if k >= 5:
+        if 5 <= k <= 6:
             # (cards that landed lie lower by less than half a wall: some bounced off
             # the cell onto the table; the next two conversions must lie still, each
             # within the band of the one before: a tower swaying after a bump swings on)
@@ -1126,7 +1126,12 @@ class Detector:
             # 5502 swung back 0.4-0.7 g; 12048, a bump's tower swung -0.29, -0.23, +0.26 g,
             # within the 0.25 g bound alone). After a deep fall and a smaller impact with a
             # jolt (k 3-4): within the settle band for two conversions.
-            if k >= 3:
+            if k >= 7:
+                # (a fall far deeper than any shake the accelerometer's readings allow: the
+                # fourth conversion within the fall's reach too, the tower may still ring)
+                lim = self._cfall if k == 7 else self._cfall >> 1
+                last = 8
+            elif k >= 3:
                 lim = self._band + 1        # (integers: |dn| <= band)
                 last = 4
             else:
@@ -1171,7 +1176,12 @@ class Detector:
             # the jolt the accelerometer reads, once per conversion): decided on the next
             # reading, which must be back at the old level (a hand lifting something keeps
             # it lower; a piece set down keeps it higher).
-            self._sm_k = 1
+            # (k 7: the fall more than twice what a shake can press the platform and tower
+            # with their inertia, at the largest of the readings of the fall and the
+            # impact: no bump's swing, so the tower ringing after the landing is no sway)
+            a = self._act_now if self._act_now > self.acc_thr_mg else self.acc_thr_mg
+            a = a if a < 2000 else 2000
+            self._sm_k = 7 if -self._ndev > (self._kin * a) >> 5 else 1
             self._sm_t = self._ndev_t0
         elif (self._ndev < -self._w and dn > self._impact and self._act_now > self.acc_thr_mg
                 and self._ndev_q and self._ndev_t0 == self._ndev_tp and not self._sm_k):

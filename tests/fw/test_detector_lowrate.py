@@ -473,3 +473,18 @@ def test_10sps_a_roof_onto_the_platform_whose_impact_straddles_two_conversions_i
             seed, col, onset)
         ev = _events(g)
         assert [e for e in ev if e[1] == "collapse"] == [], (seed, ev)
+
+
+def test_10sps_a_landing_far_deeper_than_a_shake_then_the_tower_ringing_is_a_collapse():
+    # (held-out game 18591) Cards fall within one conversion (48 g down, the table still)
+    # and land in the next (35 g above the old level, felt at 130 mg, then 30); the tower
+    # rings: -0.37, +0.16, -0.02 g. A tower swaying after a bump swings like that too (the
+    # fourth conversion had to be within the settle band), but a bump read at 130 mg can
+    # press the platform and tower a few grams at most: 48 g is a fall. A collapse, its
+    # onset the last conversion before the fall. The same ringing after a 4 g fall and a
+    # 3 g impact (a bump's reach) is left alone. Noise, spikes and drift.
+    for seed in (251, 252, 253):
+        col, t = _shape_run(seed, (-48.0, 35.0, -0.37, 0.16, -0.02, 0.0), {1: 130, 2: 30})
+        assert len(col) == 1 and col[0][2] == t and col[0][0] <= t + 500, (seed, col, t)
+        col, t = _shape_run(seed, (-4.0, 3.0, -0.37, 0.16, -0.02, 0.0), {1: 130, 2: 30})
+        assert col == [], (seed, col, t)
