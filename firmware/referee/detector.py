@@ -953,6 +953,14 @@ class Detector:
                         # press: one piece fewer than weighed). A wall alone falling is no
                         # collapse either; every collapse loses a roof or more.
                         return False
+                    if (self._raw_win and not self._jolt and self._dip_quiet
+                            and self._rpeak <= self._hand and drop < allow - self._tol(allow)):
+                        # (10 SPS) The load rests less than the allowed piece lower, the
+                        # table still all along and the load never above the old level
+                        # since: a hand's steady grip weighed as the piece eased off. A
+                        # collapse loses a roof or more, or its cards strike the platform
+                        # (felt, or an impact in the load): a part lost unfelt is no fall.
+                        return False
                     return drop >= self._min_place    # (less is a sway, not a piece)
             return False
         crun = (self._calm and self._clean and self._peak <= self._rb
