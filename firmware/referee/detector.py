@@ -306,6 +306,7 @@ class Detector:
         self._hand_t = _NEVER
         self._was_quiet = True
         self._ndev = 0          # the previous raw sample (deviation), when, quiet then
+        self._ndev2 = 0         # ... and the one before it
         self._ndev_t = self._ndev_t0 = self._ndev_tp = 0
         self._ndev_q = True
         self._j_t = _NEVER
@@ -545,6 +546,7 @@ class Detector:
         self._slack = 0         # ... measured from under a light hand's press
         self._dip_seen = False  # a drop of about Rhino Hero's mass was seen (lift + set-down)
         self._ndev = 0          # the previous raw sample's deviation (see _smash)
+        self._ndev2 = 0
         self._ndev_t = self._ndev_t0 = self._ndev_tp = t
         self._ndev_q = self._acc_idle >= self._acc_hold
         self._ld_k = 0          # a landing's jolt seen this many readings ago (see _smash)
@@ -650,6 +652,7 @@ class Detector:
                     or self._slide(dn) or self._onto_platform(dn)):
                 self._state = _FALLEN
                 self._push(COLLAPSE, self._dip_t)
+            self._ndev2 = self._ndev
             self._ndev = dn
             self._ndev_t = self._t1
             self._ndev_q = self._acc_idle >= self._acc_hold and self._act_now <= self.acc_thr_mg
@@ -879,7 +882,8 @@ class Detector:
                 and dn < -self._cfall and self._dec_n >= self._dec_k
                 and self._rpeak >= self._w + self._push_c
                 and not (self._rhino_on and self._expect_rhino) and self._past_wall(t, dn)
-                and not self._grip_lift(t)):
+                and not self._grip_lift(t)
+                and not self._settling(dn)):
             # A hand brought a piece and the level has been falling ever since (new lows),
             # now below the old level, and the newest raw sample is past it by more than a
             # piece taken back rings: not a hand letting go (the piece would stay), the tower
@@ -924,7 +928,8 @@ class Detector:
             self._dip_seen_t = self._dip_t
         if (self._dec_n >= self._dec_k and drop > self._cfall and not self._al_rh
                 and not self._al_take and self._rpeak >= self._w + self._push_c
-                and (dn < d - self._eps or (self._sub_n >= 2 and self._dec_miss == 0))):
+                and (dn < d - self._eps or (self._sub_n >= 2 and self._dec_miss == 0))
+                and not self._settling(dn)):
             # A hand brought a piece and the level has been falling ever since, past the old
             # level: not a hand letting go (the piece would stay), the tower is going. It must
             # still be falling now (the newest raw sample below the median, or a second median
@@ -1018,6 +1023,19 @@ class Detector:
         # conversion, and a load back within it is a shake's swing that ended)
         return (quiet and self._over_n >= self._drop_n + 2
                 and (dn < -self._cthr or not self._raw_win))
+
+    def _settling(self, dn):
+        # (80 SPS) The newest raw sample's step down is less than a third of the step before
+        # and under two rest bands, the load still within the after-hand margin: a hand's
+        # touch let go settles back like a damped spring, its steps into its 0.5-0.6 g
+        # undershoot shrinking to the noise. A falling tower (cards tipping, a roof sliding)
+        # loses its load ever faster. Not yet a fall past the old level: decided a sample
+        # later. (Half instead of a third delayed roof slides: seeds 6001-9000, p95 155 ->
+        # 156 ms.)
+        if self._raw_win or dn < -self._hand_margin:
+            return False
+        step = self._ndev - dn
+        return step < (self._rb << 1) and 3 * step < self._ndev2 - self._ndev
 
     def _recent_span(self):
         # The highest and lowest of the recent medians, into _h_top and _h_bot (attributes,
