@@ -174,7 +174,10 @@ def test_ctrl_c_stops_a_busy_program_at_a_safe_point_and_the_repl_reads_what_fol
                 port.write(b"\r\x03\r\x01")
                 out = port.read_until(b"raw REPL; CTRL-B to exit\r\n>")
                 assert b"KeyboardInterrupt" in out and b"app read" not in out
-                assert b'main.py", line 7' in out  # in time.sleep_ms, where it fetches
+                # raised in time.sleep_ms or poll, where the board fetches samples; never
+                # inside the allocations of line 6
+                where = out[out.rindex(b'main.py", line ') + 15:].split(b",")[0]
+                assert where in (b"7", b"8"), out
                 assert b"heap is locked" not in out
         finally:
             port.close()
