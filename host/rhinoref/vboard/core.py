@@ -396,7 +396,7 @@ class VirtualBoard:
         # allocation it locks the heap for good or crashes the process. So the interrupt is
         # first handed over at a safe point: the board's next sample fetch gets an
         # "interrupted" reply and raises it there (vb_hw._took_batch). Only code that fetches
-        # nothing for CTRL_C_GRACE s (a busy loop typed at the REPL, a sleep) gets a SIGINT.
+        # nothing for CTRL_C_GRACE s (a busy loop typed at the REPL) gets a SIGINT.
         if self._ctrl_c_at is None:
             self._ctrl_c_at = time.monotonic()
 
