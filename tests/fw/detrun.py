@@ -16,14 +16,18 @@ from referee import detector
 NAMES = detector.EVENT_NAMES
 
 
-def run(gen, sps=80, accel=True, expect_rhino_at=None):
+def run(gen, sps=80, accel=True, expect_rhino_at=None, jolts=()):
     """Feed ``gen``'s samples to a new Detector (no accelerometer: zeros); Rhino Hero's move
-    owed from ``expect_rhino_at`` on."""
+    owed from ``expect_rhino_at`` on; ``jolts``: (t0, t1, mg) windows, mg added to the
+    accelerometer's z reading of the samples at t0 <= t < t1."""
     d = detector.Detector(gen.cal, sps=sps, accel=accel)
     out = []
     for t, raw, ax, ay, az in gen.samples():
         if expect_rhino_at is not None and t == expect_rhino_at:
             d.expect_rhino(True)
+        for t0, t1, mg in jolts:
+            if t0 <= t < t1:
+                az += mg
         if accel:
             ev = d.feed(t, raw, ax, ay, az)
         else:

@@ -85,14 +85,7 @@ def test_the_next_piece_brought_after_a_jolt_is_no_landing():
                 g.floors(1)
                 t1 = _second_wall_while_the_first_push_is_let_go(g, gap_ms, push)
                 g.idle(1500)
-                d = detector.Detector(g.cal, sps=80, accel=True)
-                ev = []
-                for t, raw, ax, ay, az in g.samples():
-                    if t1 <= t < t1 + 25:
-                        az += 60
-                    e = d.feed(t, raw, ax, ay, az)
-                    if e:
-                        ev.append((t, NAMES[e], d.event_t_ms))
+                ev, _ = _run(g, jolts=[(t1, t1 + 25, 60)])
                 assert names(ev) == ["wall", "roof", "walls2"], (seed, gap_ms, push, ev)
 
 
@@ -220,14 +213,7 @@ def test_a_roof_let_go_that_falls_onto_the_platform_before_it_was_weighed():
             g.place(2.2)
             g.idle(1200)
             onset, jw = _roof_let_go_then_falling_onto_the_platform(g, land, back, jolt)
-            d = detector.Detector(g.cal, sps=80, accel=True)
-            ev = []
-            for t, raw, ax, ay, az in g.samples():
-                if jw[0] <= t < jw[1]:
-                    az += jw[2]
-                e = d.feed(t, raw, ax, ay, az)
-                if e:
-                    ev.append((t, NAMES[e], d.event_t_ms))
+            ev, _ = _run(g, jolts=[jw])
             col = [e for e in ev if e[1] == "collapse"]
             if land:
                 assert len(col) == 1 and 0 <= col[0][2] - onset <= 100, (seed, back, ev)
@@ -273,14 +259,7 @@ def test_a_jolt_with_the_level_at_rest_after_a_slow_release_is_no_landing():
             g.idle(1500)
             t1 = _jolt_then_the_next_wall_after_a_slow_release(g, jolt_after_ms)
             g.idle(1500)
-            d = detector.Detector(g.cal, sps=80, accel=True)
-            ev = []
-            for t, raw, ax, ay, az in g.samples():
-                if t1 <= t < t1 + 25:
-                    az += 60
-                e = d.feed(t, raw, ax, ay, az)
-                if e:
-                    ev.append((t, NAMES[e], d.event_t_ms))
+            ev, _ = _run(g, jolts=[(t1, t1 + 25, 60)])
             assert names(ev) == ["wall", "roof", "walls2"], (seed, jolt_after_ms, ev)
 
 
@@ -316,14 +295,7 @@ def test_a_weighed_roof_gripped_again_with_a_light_wall_and_a_push_lifted_is_no_
                 g.floors(1)
                 onset, (j0, j1) = _roof_gripped_again(g, grip, slide)
                 g.idle(1500)
-                d = detector.Detector(g.cal, sps=80, accel=True)
-                ev = []
-                for t, raw, ax, ay, az in g.samples():
-                    if slide and j0 <= t < j1:
-                        az += 100
-                    e = d.feed(t, raw, ax, ay, az)
-                    if e:
-                        ev.append((t, NAMES[e], d.event_t_ms))
+                ev, _ = _run(g, jolts=[(j0, j1, 100)] if slide else ())
                 col = [e for e in ev if e[1] == "collapse"]
                 if slide:
                     assert len(col) == 1 and 0 <= col[0][0] - onset <= 300, (seed, grip, ev)

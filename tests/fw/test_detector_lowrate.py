@@ -6,21 +6,21 @@ CPython (pytest) and on the MicroPython unix port (tests/fw/run.py).
 from referee import detector
 from tracegen import Gen
 
+from detrun import run
+
 NAMES = detector.EVENT_NAMES
 
 
-def _events(g, accel=True, jolt=(-1, 0)):
-    """The events of a run of ``g`` (bumps left out); ``jolt``: (t, mg) added to the
+def _events(g, accel=True, jolts=None):
+    """The events of a run of ``g`` (bumps left out); ``jolts``: {t: mg} added to the
     accelerometer's z reading of the sample at t."""
-    d = detector.Detector(g.cal, sps=10, accel=accel)
-    out = []
-    for t, raw, ax, ay, az in g.samples():
-        if t == jolt[0]:
-            az += jolt[1]
-        ev = d.feed(t, raw, ax, ay, az) if accel else d.feed(t, raw, 0, 0, 0)
-        if ev and NAMES[ev] != "bump":
-            out.append((t, NAMES[ev], d.event_t_ms))
-    return out
+    windows = [(t, t + 1, mg) for t, mg in jolts.items()] if jolts else ()
+    ev, _ = run(g, sps=10, accel=accel, jolts=windows)
+    return [e for e in ev if e[1] != "bump"]
+
+
+def _collapses(g, jolts=None):
+    return [e for e in _events(g, jolts=jolts) if e[1] == "collapse"]
 
 
 def _roof_then_onto_platform(seed, back):
@@ -90,7 +90,7 @@ def test_10sps_a_jolt_while_a_hand_lets_a_wall_go_is_no_collapse():
             else:
                 g.steps.append((t + 50, -21.8))
             g.t = t + 3000
-            ev = _events(g, jolt=(t + 400, 40))
+            ev = _events(g, jolts={t + 400: 40})
             assert [e[1] for e in ev][-1:] == ["wall"], (seed, slope, ev)
 
 
@@ -141,14 +141,9 @@ def test_10sps_slide_whose_own_jolt_began_the_drop_is_decided_once_both_ends_are
                 g.steps.append((t + 50 + 100 * i, s))
             g.t = t + 3000
             jolts = {t + 100: jolt} if jolt else {t + 100: 300, t + 200: 130, t + 300: 40}
-            d = detector.Detector(g.cal, sps=10, accel=True)
-            col = []
-            for ts, raw, ax, ay, az in g.samples():
-                ev = d.feed(ts, raw, ax, ay, az + jolts.get(ts, 0))
-                if NAMES[ev] == "collapse":
-                    col.append(ts)
+            col = _collapses(g, jolts)
             if jolt:
-                assert len(col) == 1 and col[0] <= t + 300, (seed, jolt, col, t)
+                assert len(col) == 1 and col[0][0] <= t + 300, (seed, jolt, col, t)
             else:
                 assert col == [], (seed, col, t)
 
@@ -172,7 +167,7 @@ def test_10sps_load_that_swings_down_up_and_down_with_a_quiet_accelerometer_is_n
                 g.steps.append((t + 50 + 100 * i, s - last))
                 last = s
             g.t = t + 3000
-            col = [e for e in _events(g) if e[1] == "collapse"]
+            col = _collapses(g)
             if shape[0] > -2:
                 assert col == [], (seed, col, t)
             else:
@@ -199,13 +194,7 @@ def test_10sps_deep_one_conversion_fall_then_a_smaller_impact_and_the_old_level_
             g.steps.append((t + 250, -3.0))
             g.t = t + 3000
             # (the jolt rings on: 30 and 20 mg at the next two readings, above an eighth)
-            jolts = {t + 200: jolt, t + 300: jolt // 4, t + 400: jolt // 6}
-            d = detector.Detector(g.cal, sps=10, accel=True)
-            col = []
-            for ts, raw, ax, ay, az in g.samples():
-                ev = d.feed(ts, raw, ax, ay, az + jolts.get(ts, 0))
-                if NAMES[ev] == "collapse":
-                    col.append((ts, "collapse", d.event_t_ms))
+            col = _collapses(g, {t + 200: jolt, t + 300: jolt // 4, t + 400: jolt // 6})
             if jolt:
                 assert len(col) == 1, (seed, col, t)
                 assert col[0][2] == t and col[0][0] <= t + 400, (seed, col, t)
@@ -261,12 +250,7 @@ def test_10sps_bump_whose_swing_after_the_rise_does_not_come_to_rest_is_no_landi
                 last = s
             g.t = t + 3000
             # (88 mg, ringing on at 53 mg: the accelerometer's own landing test waits)
-            jolts = {t + 200: 88, t + 300: 53}
-            d = detector.Detector(g.cal, sps=10, accel=True)
-            col = []
-            for ts, raw, ax, ay, az in g.samples():
-                if NAMES[d.feed(ts, raw, ax, ay, az + jolts.get(ts, 0))] == "collapse":
-                    col.append((ts, "collapse", d.event_t_ms))
+            col = _collapses(g, {t + 200: 88, t + 300: 53})
             if len(shape) > 4:
                 assert col == [], (seed, col, t)
             else:
@@ -281,7 +265,7 @@ def test_10sps_cards_on_the_platform_a_little_above_the_resting_roof_are_a_colla
     # g a conversion). A collapse, onset the last resting conversion. Noise, spikes, drift.
     for seed in (171, 172, 173):
         g, onset = _roof_then_onto_platform(seed, -0.2)
-        col = [e for e in _events(g) if e[1] == "collapse"]
+        col = _collapses(g)
         assert len(col) == 1 and col[0][2] == onset, (seed, col, onset)
 
 
@@ -327,7 +311,7 @@ def test_10sps_cards_landing_late_after_a_two_conversion_fall_are_a_collapse():
     for seed in (181, 182, 183):
         g, onset = _roof_then_onto_platform(seed, 0.0)
         g.steps[-4:] = [(onset + 50 + 100 * i, s) for i, s in enumerate((-2.2, -5.3, 5.0, 2.5))]
-        col = [e for e in _events(g, jolt=(onset + 300, 60)) if e[1] == "collapse"]
+        col = _collapses(g, jolts={onset + 300: 60})
         assert len(col) == 1 and col[0][2] == onset, (seed, col, onset)
         ev = _events(g)
         assert [e for e in ev if e[1] == "collapse"] == [] and ev[-1][1] == "roof", (seed, ev)
@@ -342,7 +326,7 @@ def test_10sps_cards_on_the_platform_some_bounced_off_are_a_collapse():
     for seed in (191, 192, 193):
         for back in (2.5, 3.5):
             g, onset = _roof_then_onto_platform(seed, back)
-            col = [e for e in _events(g) if e[1] == "collapse"]
+            col = _collapses(g)
             assert len(col) == 1 and col[0][2] == onset, (seed, back, col, onset)
 
 
@@ -370,7 +354,7 @@ def test_10sps_a_roof_onto_the_platform_right_after_a_touch_is_a_collapse():
             for i, s in enumerate((-1.5, -2.5, 10.0, -6.0) if fall else (-1.5, -3.3)):
                 g.steps.append((t + 50 + 100 * i, s))
             g.t = t + 3000
-            col = [e for e in _events(g) if e[1] == "collapse"]
+            col = _collapses(g)
             if fall:
                 assert len(col) == 1 and col[0][2] == t, (seed, col, t)
             else:
@@ -391,14 +375,7 @@ def _bump_or_slide(seed, shape, jolt):
         g.steps.append((t + 50 + 100 * i, s - last))
         last = s
     g.t = t + 3000
-    jolts = {t + 100: jolt, t + 200: 10}
-    d = detector.Detector(g.cal, sps=10)
-    out = []
-    for ts, raw, ax, ay, az in g.samples():
-        e = d.feed(ts, raw, ax, ay, az + jolts.get(ts, 0))
-        if e and NAMES[e] != "bump":
-            out.append((ts, NAMES[e], d.event_t_ms))
-    return out[6:], t
+    return _events(g, jolts={t + 100: jolt, t + 200: 10})[6:], t
 
 
 def test_10sps_a_bump_whose_load_swings_back_after_the_shaking_is_no_collapse():
@@ -433,13 +410,8 @@ def _shape_run(seed, shape, jolts):
         g.steps.append((t + 50 + 100 * i, s - last))
         last = s
     g.t = t + 3000
-    d = detector.Detector(g.cal, sps=10)
-    col = []
-    for ts, raw, ax, ay, az in g.samples():
-        j = jolts.get((ts - t) // 100 - 1, 0) if ts > t and ts % 100 == 0 else 0
-        if NAMES[d.feed(ts, raw, ax, ay, az + j)] == "collapse":
-            col.append((ts, "collapse", d.event_t_ms))
-    return col, t
+    # (conversion i is read at t + 100 (i + 1): t is a multiple of 100 ms)
+    return _collapses(g, {t + 100 * (i + 1): mg for i, mg in jolts.items()}), t
 
 
 def test_10sps_cards_landing_that_lie_a_little_lower_after_a_one_conversion_fall_are_a_collapse():
@@ -468,7 +440,7 @@ def test_10sps_a_roof_onto_the_platform_whose_impact_straddles_two_conversions_i
     for seed in (232, 233, 234):
         g, onset = _roof_then_onto_platform(seed, 0.0)
         g.steps[-4:] = [(onset + 50 + 100 * i, s) for i, s in enumerate((-2.9, 10.8, 5.3, -13.2))]
-        col = [e for e in _events(g, jolt=(onset + 200, 300)) if e[1] == "collapse"]
+        col = _collapses(g, jolts={onset + 200: 300})
         assert len(col) == 1 and col[0][2] == onset and col[0][0] <= onset + 500, (
             seed, col, onset)
         ev = _events(g)
@@ -523,7 +495,7 @@ def test_10sps_a_steady_grip_weighed_as_two_walls_that_eases_off_is_no_collapse(
             g.steps.append((t + 1550, -1.2))
             g.steps.append((t + 1650, -0.4))
             g.t = t + 4000
-            ev = _events(g, jolt=(t + 1800, jolt))
+            ev = _events(g, jolts={t + 1800: jolt})
             assert ev[4][1] == "walls2", (seed, ev)
             col = [e for e in ev if e[1] == "collapse"]
             if jolt:
@@ -586,7 +558,7 @@ def test_10sps_a_steady_press_weighed_as_a_roof_that_eases_off_is_no_collapse():
             g.steps.append((t + 750, -1.8))
             g.steps.append((t + 850, -0.8))
             g.t = t + 4000
-            ev = _events(g, jolt=(t + 1000, jolt))
+            ev = _events(g, jolts={t + 1000: jolt})
             assert len(ev) > 6 and ev[6][1] == "roof", (seed, jolt, ev)
             col = [e for e in ev if e[1] == "collapse"]
             if jolt:
