@@ -126,3 +126,38 @@ def test_bots_reject_bad_player_counts():
 
 def test_mistake_rates_are_small(monkeypatch):
     assert botsmod.P_NO_WALL + botsmod.P_THREE_WALLS < 0.05
+
+
+def test_a_pause_counts_from_the_end_of_the_tables_last_action():
+    # A take-back with the hand letting go lasts up to 3.5 s on the table; the bot's pause of
+    # 0.8-2 s after it must follow it, not overlap it (the next piece touched the tower 50 ms
+    # after the lift, which the detector rightly took for a fall).
+    class Table:
+        now_ms = 0
+        end_ms = 0
+
+        def busy(self):
+            return self.now_ms < self.end_ms
+
+        def press(self, button):
+            pass
+
+    table = Table()
+    acted = []
+
+    def script():
+        acted.append(table.now_ms)
+        table.end_ms = table.now_ms + 3000      # an action the table plays out for 3 s
+        yield 1000
+        acted.append(table.now_ms)
+        yield 500                               # the table is idle: the pause starts now
+        acted.append(table.now_ms)
+
+    b = Bots(table, 2, seed=1, game=lambda: None)
+    b._script = script()
+    for t in range(0, 8000, 10):
+        table.now_ms = t
+        b.step(t)
+    assert acted[0] == 0
+    assert 4000 <= acted[1] <= 4040
+    assert acted[2] - acted[1] in range(500, 520)

@@ -186,6 +186,7 @@ class Bots:
         self.notes = []           # (t_ms, text): mistakes and accidents, for the event list
         self.done = False
         self._wake = 0
+        self._pause = 0           # a pause planned while the table still acts (see step)
         self._script = self._play()
         self._until = None
 
@@ -210,6 +211,12 @@ class Bots:
         if self._table_busy():
             self._wake = now_ms + 20
             return
+        if self._pause:
+            # A pause counts from the end of the table's last action, not from when the action
+            # was planned: a hand that has just taken a card back needs a moment before it
+            # brings the next one (without this the next piece touched the tower 50 ms later).
+            self._wake, self._pause = now_ms + self._pause, 0
+            return
         if self._until is not None:
             cond, deadline = self._until
             if not cond() and now_ms < deadline:
@@ -224,7 +231,10 @@ class Bots:
         if isinstance(what, tuple):          # ("until", condition, timeout_ms)
             self._until = (what[1], now_ms + what[2])
             self._wake = now_ms + 50
-        else:                                # a pause in ms after the table's last action
+        elif self._table_busy():             # a pause in ms after the table's last action
+            self._pause = int(what)
+            self._wake = now_ms + 20
+        else:
             self._wake = now_ms + int(what)
 
     def _ms(self, seat, lo, hi):
