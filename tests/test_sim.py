@@ -186,6 +186,16 @@ def test_compare_matches_events_by_kind_and_time():
     assert dict(missed) == {"roof": 1} and dict(extra) == {"roof": 1}
 
 
+def test_compare_does_not_judge_a_piece_set_down_just_before_a_collapse():
+    # The wall rests 400 ms before the tower falls: too short to weigh, not missed; the roof
+    # rested 3 s before: missed. A report of the unjudged wall still matches it.
+    truth = [(1000, "roof"), (3600, "wall"), (4000, "collapse")]
+    missed, extra = compare(truth, [(4050, "collapse")])
+    assert dict(missed) == {"roof": 1} and not extra
+    missed, extra = compare(truth, [(1200, "roof"), (3900, "wall"), (4050, "collapse")])
+    assert not missed and not extra
+
+
 def test_button_names_from_the_trace_column():
     assert button_name("seat:2") == "seat2"
     assert button_name("seat:3:long") == "seat3_long"

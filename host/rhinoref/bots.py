@@ -480,8 +480,10 @@ class Bots:
                     # The roof settles, then the tower gives way a moment later.
                     self._late_collapse = (kind, self.rng.randint(200, 1800))
                 else:
-                    if self.rng.random() < 0.5:
-                        self._collapse(kind, piece)     # knocked while reaching in
+                    # Knocked while reaching in; nothing stands to be knocked before the
+                    # first piece (that one falls once it is set down).
+                    if self.rng.random() < 0.5 and (self.walls or self.floors):
+                        self._collapse(kind, piece)
                         return
                     self._do_piece(piece)
                     yield self.rng.randint(50, 400)
