@@ -161,3 +161,16 @@ def test_a_pause_counts_from_the_end_of_the_tables_last_action():
     assert acted[0] == 0
     assert 4000 <= acted[1] <= 4040
     assert acted[2] - acted[1] in range(500, 520)
+
+
+def test_nothing_falls_before_anything_stands(monkeypatch):
+    # Every piece topples the tower: half of them while the hand reaches in, but on an empty
+    # foundation there is nothing to knock over, so the first piece is set down first.
+    monkeypatch.setattr(botsmod, "collapse_probability", lambda *a: 1.0)
+    firsts = Counter()
+    for seed in range(1, 21):
+        table, ref, b = play(3, seed, limit_ms=600_000)
+        kinds = [name for _, name in table.truth]
+        assert "collapse" in kinds, seed
+        firsts[kinds[0]] += 1
+    assert firsts["collapse"] == 0 and sum(firsts.values()) == 20
