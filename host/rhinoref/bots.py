@@ -472,7 +472,10 @@ class Bots:
             t.remove_piece()
             self.note("seat %d takes a piece back" % seat)
             yield self._ms(seat, 800, 2000)
-        if self.collapses:
+        # Before the first roof only walls stand on the foundation: one that falls over is set
+        # up again (a wall alone falling is no collapse, docs/detector.md), so the tower can
+        # first fall with the first roof, once that is set down.
+        if self.collapses and (self.floors or piece == "roof"):
             p = collapse_probability(piece, self.floors, self.rhino_floor, self.seats[seat].steadiness)
             if self.rng.random() < p:
                 kind = _weighted(self.rng, COLLAPSE_KINDS)
@@ -480,9 +483,8 @@ class Bots:
                     # The roof settles, then the tower gives way a moment later.
                     self._late_collapse = (kind, self.rng.randint(200, 1800))
                 else:
-                    # Knocked while reaching in; nothing stands to be knocked before the
-                    # first piece (that one falls once it is set down).
-                    if self.rng.random() < 0.5 and (self.walls or self.floors):
+                    # Knocked while reaching in (once a floor stands to be knocked).
+                    if self.rng.random() < 0.5 and self.floors:
                         self._collapse(kind, piece)
                         return
                     self._do_piece(piece)
