@@ -565,3 +565,40 @@ def test_10sps_a_steady_press_weighed_as_a_roof_that_eases_off_is_no_collapse():
                 assert len(col) == 1 and col[0][2] == t + 700, (seed, jolt, ev)
             else:
                 assert col == [], (seed, ev)
+
+
+def test_10sps_two_walls_pressed_again_after_the_release_weighed_with_a_roof_that_ease_is_no_collapse():
+    # (held-out games 37299, 41272) A roof last; a hand sets two walls down with a 5.6 g
+    # push, lets go (the load one conversion 2.2 g under their level: the tower rings) and
+    # within 100 ms presses them again, steadily, by 2.6 g: the level settles and weighs a
+    # wall and a roof. 300 ms after the report the press eases off over two conversions
+    # (1.8 and 0.8 g) and the level rests at the two walls, the table still; a touch
+    # 1.3 s later (12 g for 300 ms). A load that rose again by 2 g and more after the
+    # release (a piece let go rings at most 1 g under its level) is a hand that came back:
+    # it may still be on the piece and ease its press (and the eased level is the new
+    # level, not a hand resting). Without it: a collapse, at the ease or at the touch. The
+    # same ease felt landing (a 60 mg jolt 250 ms into it) is a collapse. Noise, spikes and
+    # drift.
+    for seed in (371, 372, 373):
+        for jolt in (0, 60):
+            g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
+            g.idle(1500)
+            g.floors(2)
+            g.idle(1500)
+            t = (g.t // 100 + 5) * 100      # (conversions land on multiples of 100 ms)
+            g.steps.append((t + 50, 10.0))
+            g.steps.append((t + 350, -7.8))
+            g.steps.append((t + 450, 4.8))
+            g.steps.append((t + 1250, -1.8))
+            g.steps.append((t + 1350, -0.8))
+            g.steps.append((t + 2650, 12.0))
+            g.steps.append((t + 2950, -12.0))
+            g.t = t + 5000
+            ev = _events(g, jolts={t + 1500: jolt})
+            assert [e[1] for e in ev[4:6]] == ["wall", "roof"], (seed, jolt, ev)
+            col = [e for e in ev if e[1] == "collapse"]
+            if jolt:
+                assert len(col) == 1 and t + 1100 <= col[0][2] <= t + 1300, (seed, jolt, ev)
+            else:
+                assert col == [], (seed, ev)
+
