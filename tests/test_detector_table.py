@@ -176,3 +176,15 @@ def test_a_calm_slide_is_decided_on_the_median_and_raw_sample_past_the_threshold
     assert r.false_collapses == 0, (seed, r.events)
     lat = r.collapse_latency_ms
     assert lat is not None and lat <= before_ms - 10, (seed, lat)
+
+
+@pytest.mark.parametrize("seed", [701, 1949])
+def test_one_fall_is_reported_once_in_the_bots_games(seed):
+    # Cards land on the platform after the tower fell; the watch for such a landing must not
+    # report the same fall again once the rubble has settled (both games reported it twice,
+    # and the board refused the second "collapse" with an error cue).
+    from rhinoref.sim import play_game as play_bots_game
+
+    r = play_bots_game(players=4, seed=seed, sps=80)
+    assert r.truth.get("collapse") == 1
+    assert r.detected.get("collapse") == 1

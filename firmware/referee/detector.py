@@ -635,8 +635,7 @@ class Detector:
                 self._regrip = True
                 self._relpk = d
             if self.accel and not self._raw_win and self._slid_off(t, d):
-                self._state = _FALLEN
-                self._push(COLLAPSE, self._dip_t)
+                self._collapsed()
                 return
             dn = n - base
             # (the raw peak too: at 10 SPS a short push lasts one or two conversions, which
@@ -653,8 +652,7 @@ class Detector:
                 self._hand_t = self._hand_ep_t = t
             if (self._check_collapse(t, d, dn) or self._landed(t, y, d) or self._smash(dn)
                     or self._slide(dn) or self._onto_platform(dn)):
-                self._state = _FALLEN
-                self._push(COLLAPSE, self._dip_t)
+                self._collapsed()
             self._ndev2 = self._ndev
             self._ndev = dn
             self._ndev_t = self._t1
@@ -670,6 +668,14 @@ class Detector:
                     or (self._explained(step)
                         and (self._cn >= self._steady_n or self._released(step)))):
                 self._settled(self._ct, step, level)
+
+    def _collapsed(self):
+        self._state = _FALLEN
+        self._push(COLLAPSE, self._dip_t)
+        # One collapse, one report: the watch for cards landing after a piece slid off is
+        # kept across episodes, and would otherwise report this fall again from its own
+        # onset once the rubble has settled and something moves (sim games 701, 1949).
+        self._lw_t = _NEVER
 
     def _slid_off(self, t, d):
         # (80 SPS) A piece let go rests on the tower (the last 100 ms of medians within a
