@@ -3,6 +3,7 @@ command line and from the library."""
 
 import json
 import re
+from collections import Counter
 
 import pytest
 
@@ -184,6 +185,21 @@ def test_compare_matches_events_by_kind_and_time():
     assert dict(extra) == {"rhino": 1}
     missed, extra = compare([(1000, "roof")], [(9000, "roof")], window_ms=2500)
     assert dict(missed) == {"roof": 1} and dict(extra) == {"roof": 1}
+
+
+def test_compare_a_piece_let_go_and_taken_back_is_its_report_and_removed():
+    # The bot let two walls go, then took them back: the detector weighed them, then saw them
+    # leave. Without "removed" (or with it and no take-back in the truth) they are extra.
+    truth = [(1000, "roof"), (5200, "removed"), (8000, "wall")]
+    detected = [(1100, "roof"), (3000, "walls2"), (5300, "removed"), (8100, "wall")]
+    assert compare(truth, detected) == (Counter(), Counter())
+    missed, extra = compare(truth, [d for d in detected if d[1] != "removed"])
+    assert not missed and dict(extra) == {"wall": 2}
+    missed, extra = compare([t for t in truth if t[1] != "removed"], detected)
+    assert not missed and dict(extra) == {"wall": 2}
+    # a report older than the take-back's reach stays extra
+    missed, extra = compare(truth, [(1100, "roof"), (1500, "wall"), (5300, "removed"), (8100, "wall")])
+    assert dict(extra) == {"wall": 1}
 
 
 def test_compare_does_not_judge_a_piece_set_down_just_before_a_collapse():

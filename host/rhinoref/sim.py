@@ -34,6 +34,7 @@ MAX_SIM_MS = 60 * 60 * 1000      # a game that has not ended after an hour is cu
 SYMBOL_WINDOW_MS = 4000          # ideal mode: a roof with no symbol press is "none" after this
 MATCH_MS = 2500                  # detector vs truth: same kind within this much time
 JUDGE_MS = 1000                  # a piece set down this soon before a collapse is not judged
+REMOVE_MS = 3500                 # a piece let go and taken back: its report this long before
 
 
 class GameResult:
@@ -87,8 +88,12 @@ def compare(truth, detected, window_ms=MATCH_MS):
     detections with no true event. A piece set down less than ``JUDGE_MS`` before a collapse
     began is not judged: the tower did not stand still long enough to weigh it (by rule 10
     the collapse happened while placing it), as in the detection benchmark. When the
-    detector reported it anyway, the report is matched, not extra.
+    detector reported it anyway, the report is matched, not extra. A piece a bot let go and
+    then took back did rest on the tower: its report, followed by the detector's ``removed``
+    (within ``REMOVE_MS``), is right too, as the detection benchmark scores it.
     """
+    backs = [t for t, name in truth if name == "removed"]
+    removals = [t for t, name in detected if name == "removed"]
     truth = sorted(_expand(truth))
     detected = sorted(_expand(detected))
     falls = [t for t, kind in truth if kind == "collapse"]
@@ -106,6 +111,18 @@ def compare(truth, detected, window_ms=MATCH_MS):
                 missed[kind] += 1
         else:
             used[best] = True
+    for tr in removals:
+        if not any(abs(tr - tb) <= window_ms for tb in backs):
+            continue
+        last = None         # the newest report before the removal (both walls of a pair)
+        for i in range(len(detected) - 1, -1, -1):
+            td, kind = detected[i]
+            if used[i] or kind == "collapse" or not 0 <= tr - td <= REMOVE_MS:
+                continue
+            if last is not None and td != last:
+                break
+            used[i] = True
+            last = td
     extra = Counter(kind for (t, kind), u in zip(detected, used) if not u)
     return missed, extra
 
