@@ -336,6 +336,7 @@ class Detector:
         self._rhino_on = False
         self._walls_since_roof = 0
         self._ws_before = 0
+        self._owed_before = False   # Rhino Hero's move was owed when the last piece was booked
         self._placed = 0
 
     # -- the per-sample path ---------------------------------------------------------------------
@@ -650,7 +651,7 @@ class Detector:
             if pk > self._hand and self._ndev > -self._margin:
                 # (a grip may last one conversion; an impact right after a fall is no grip)
                 self._hand_t = self._hand_ep_t = t
-            if (self._check_collapse(t, d, dn) or self._landed(t, y, d) or self._smash(dn)
+            if (self._check_collapse(t, d, dn) or self._landed(t, y, d, dn) or self._smash(dn)
                     or self._slide(dn) or self._onto_platform(dn)):
                 self._collapsed()
             self._ndev2 = self._ndev
@@ -774,7 +775,7 @@ class Detector:
             return True
         return False
 
-    def _landed(self, t, y, d):
+    def _landed(self, t, y, d, dn):
         """A piece that never came to rest falls again: the accelerometer feels something
         land (it was still just before) and the load stays a piece's mass below where it was
         just before (a table shake swings back within half a period)."""
@@ -793,9 +794,18 @@ class Detector:
             # weigh a wall and a roof by chance when the hand setting the second of two walls
             # jolts the table as it arrives: held-out games 6711, 6846, 7326)
             step = top - self._base
+            # (80 SPS: and the load did not rise again after the release, 2 g or more above
+            # the lowest raw sample since the push's peak, and stay up, the last two raw
+            # samples too: a piece that tips makes new lows itself; a piece let go rings at
+            # most 1 g under its level; a hand that came back or brings the next piece presses
+            # it up; bots' game 551: the second of two walls brought with a 3-5 g press, the
+            # jolt as it arrived, then the press eased by 4 g: a false collapse)
+            up = self._release + self._release
             if (step >= self._min_place and self._peak - step >= self._release
                     and t - self._peak_t >= self.letgo_ms and self._best(step) != SHIFT
-                    and (top - bot < self._min_place or not self._raw_win)):
+                    and (top - bot < self._min_place if self._raw_win
+                         else step - self._rlow < up or self._ndev - self._rlow < up
+                         or dn - self._rlow < up)):
                 self._j_t = t
                 self._j_ref = top
                 h[_HN] = h[(i if i else self._hn) - 1]   # (the level at the jolt)
@@ -1093,7 +1103,14 @@ class Detector:
         # Hero or taking one back (a grip to lift a piece presses little).
         brought = self._rpeak >= self._w + self._push_c
         rh = 0
-        if self._rhino_on and (self._expect_rhino or (grabbed and not brought)):
+        # (his move owed, at 10 SPS: not after a press of more than two walls and a push
+        # above the old level, a hand setting something down, not gripping him: one that
+        # sets him or a piece down while a roof slides off leaves the level a roof lower,
+        # which weighs what he weighs in some sets; bots' game 1770, a 23 g press. At 80 SPS
+        # it added a false collapse on a check range, and the slide is found by its jolt.)
+        if self._rhino_on and ((self._expect_rhino and (not self._raw_win
+                                                        or self._rpeak < self._w * 2 + self._push_c))
+                               or (grabbed and not brought)):
             rh = self._rh
         take = 0
         # The piece just placed, taken back by a hand that gripped it; a wall that was the
@@ -1205,13 +1222,18 @@ class Detector:
             self._dip_t = self._ndev_t0
             return True
         if (self._ndev < -self._w and dn + dn >= -self._ndev and self._ndev_q
-                and self._ndev_t0 == self._ndev_tp):
+                and (self._ndev_t0 == self._ndev_tp
+                     or (self._ndev2 > self._ndev
+                         and (self._ndev_tp - self._ndev_t0) * self.sps <= 1500))):
             # A conversion at least a wall's mass low with the table still (no bump's
             # inertia: the accelerometer quiet before and at it), then a rise of half that
             # or more (the impact: a fall's lost momentum comes back when it lands; whatever
             # the jolt the accelerometer reads, once per conversion): decided on the next
             # reading, which must be back at the old level (a hand lifting something keeps
-            # it lower; a piece set down keeps it higher).
+            # it lower; a piece set down keeps it higher). The fall may begin late in the
+            # conversion before (two conversions falling, the second deeper, the table still
+            # at both): a tower of 10-15 cm takes 150-250 ms to come down (bots' games 363
+            # and 550: 4-7 g, then 24-48 g down, then the impact and the old level; missed).
             # (k 7: the fall more than twice what a shake can press the platform and tower
             # with their inertia, at the largest of the readings of the fall and the
             # impact: no bump's swing, so the tower ringing after the landing is no sway)
@@ -1553,7 +1575,10 @@ class Detector:
                 if self._rhino_on:
                     continue
                 m = self._rh
-                odd = not owed
+                # (Rhino Hero just lifted is set down next, owed or not: the referee may have
+                # stopped owing his move meanwhile, e.g. a symbol window that closed while he
+                # was in the hand; bots' game 1364: weighed as a roof, his next lift a collapse)
+                odd = not owed and self._last_ev != RHINO_LIFT
             cost = (_absdiff(s, m) << 8) // self._tol(m) + (256 if odd else 0)
             if cost < best_cost:
                 best = code
@@ -1607,6 +1632,7 @@ class Detector:
             if c_rh <= 512 and c_rh <= c_take:
                 self._rhino_on = False
                 self._last_t = _NEVER
+                self._last_ev = RHINO_LIFT   # (he is in a hand: see _best)
                 return RHINO_LIFT
             if self._raw_win and slack and -s - slack < mp:
                 return NONE    # (10 SPS) a light hand that rested on the tower lifted off
@@ -1621,6 +1647,13 @@ class Detector:
                     self._walls_since_roof = self._ws_before
                 elif ev == RHINO:
                     self._rhino_on = False
+                if self._owed_before:
+                    # A roof (or a piece weighed as Rhino Hero) booked while his move was owed
+                    # ended that move; the referee still counts it (removed is only
+                    # informational), so it says nothing is owed now, but the player still
+                    # moves him: his lift is no collapse, his setting down is his (bots' games
+                    # 85, 583, 1364, 1940: lifted 1-2 s after a roof was taken back).
+                    self._expect_rhino = True
                 self._last_t = _NEVER
                 return REMOVED
             return SHIFT
@@ -1669,6 +1702,7 @@ class Detector:
         self._last_t = t
         self._last_ev = code
         self._last_step = s
+        self._owed_before = self._expect_rhino
         if code == WALL:
             self._walls_since_roof += 1
         elif code == WALLS2:
