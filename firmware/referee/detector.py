@@ -158,7 +158,7 @@ class Detector:
         # is kept where MicroPython's attribute table is at most 80 % full: it grows a table
         # only once it is full, and each method call through self first misses in it,
         # which in a full table probes every slot (167 attributes in 167 slots: 13.8 us per
-        # sample on the unix port; 168 in 223 slots: 2.3 us; 173 now, room up to 178).
+        # sample on the unix port; 168 in 223 slots: 2.3 us; 174 now, room up to 178).
         # tests/test_detector_attrs.py checks the count.
         self._ri = self._rk = self._rprev = 0       # (the rest test's ring buffers, 80 SPS)
         self._rs1 = self._rs2 = self._rv1 = self._rv2 = 0
