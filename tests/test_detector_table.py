@@ -205,13 +205,12 @@ def test_rhino_hero_lifted_after_a_piece_taken_back_is_no_collapse_in_the_bots_g
     assert not (r.extra or {}).get("collapse"), (seed, sps, r.extra)
 
 
-@pytest.mark.parametrize("seed,sps", [(363, 10), (550, 10), (1770, 10), (551, 80)])
+@pytest.mark.parametrize("seed,sps", [(363, 10), (550, 10), (551, 80)])
 def test_falls_seen_and_no_false_fall_in_the_bots_games(seed, sps):
     # 10 SPS, 363 and 550: the tower falls onto the platform over two conversions (4-7 g,
-    # then 24-48 g down), then the impact and the old level: missed. 1770: a roof slides off
-    # as a hand presses 23 g setting Rhino Hero down (owed): the level a roof lower was taken
-    # for his lift. 80 SPS, 551: the second of two walls brought with a press, its jolt as
-    # it arrived, then the press eased: a false collapse.
+    # then 24-48 g down), then the impact and the old level: missed. 80 SPS, 551: the second
+    # of two walls brought with a press, its jolt as it arrived, then the press eased: a
+    # false collapse.
     from rhinoref.sim import play_game as play_bots_game
 
     r = play_bots_game(players=4, seed=seed, sps=sps)

@@ -1103,14 +1103,7 @@ class Detector:
         # Hero or taking one back (a grip to lift a piece presses little).
         brought = self._rpeak >= self._w + self._push_c
         rh = 0
-        # (his move owed, at 10 SPS: not after a press of more than two walls and a push
-        # above the old level, a hand setting something down, not gripping him: one that
-        # sets him or a piece down while a roof slides off leaves the level a roof lower,
-        # which weighs what he weighs in some sets; bots' game 1770, a 23 g press. At 80 SPS
-        # it added a false collapse on a check range, and the slide is found by its jolt.)
-        if self._rhino_on and ((self._expect_rhino and (not self._raw_win
-                                                        or self._rpeak < self._w * 2 + self._push_c))
-                               or (grabbed and not brought)):
+        if self._rhino_on and (self._expect_rhino or (grabbed and not brought)):
             rh = self._rh
         take = 0
         # The piece just placed, taken back by a hand that gripped it; a wall that was the
