@@ -158,7 +158,7 @@ class Detector:
         # is kept where MicroPython's attribute table is at most 80 % full: it grows a table
         # only once it is full, and each method call through self first misses in it,
         # which in a full table probes every slot (167 attributes in 167 slots: 13.8 us per
-        # sample on the unix port; 168 in 223 slots: 2.3 us; 174 now, room up to 178).
+        # sample on the unix port; 168 in 223 slots: 2.3 us; 175 now, room up to 178).
         # tests/test_detector_attrs.py checks the count.
         self._ri = self._rk = self._rprev = 0       # (the rest test's ring buffers, 80 SPS)
         self._rs1 = self._rs2 = self._rv1 = self._rv2 = 0
@@ -517,6 +517,7 @@ class Detector:
         self._pl_t = _NEVER     # (80 SPS) the level last at a rest after a release (_slid_off)
         self._plat2 = 0
         self._peak_t = t
+        self._jl = _NEVER       # the level when the table first shook 100 ms after the peak
         self._rpeak = 0         # ... raw samples too at low rates (a hand that brought a piece)
         self._rpk_q = True      # ... reached with the table still
         self._rlow = 0          # ... (10 SPS) the lowest raw conversion since that peak
@@ -618,6 +619,10 @@ class Detector:
             if d > self._peak:
                 self._peak = d
                 self._peak_t = t
+                self._jl = _NEVER
+            elif (self._jl == _NEVER and self._act_now > self.acc_thr_mg + self.acc_floor_mg
+                    and t - self._peak_t > 100):
+                self._jl = d
             if d > self._relpk:
                 self._relpk = d
             if self._cn == self._rest_n:
@@ -1538,7 +1543,19 @@ class Detector:
             self._push(RHINO_LIFT, self._dip_seen_t)
             self._push(RHINO, t)
         elif self._peak > self._w and t - self._ep_t > 300 and step < self._min_place:
-            self._push(REMOVED, t)
+            # A take-back strikes nothing: a jolt felt after a push's peak reached with the
+            # table still, the piece (let go: a release below the peak) still on the tower,
+            # is the piece falling off (bots' games 429, 1049: a roof let go rings 100-200
+            # ms, then slides off with a 37-263 mg jolt; its level ends where it was before
+            # the roof). The jolt must exceed the accelerometer's floor over the activity
+            # threshold: its noise and the tracked rest's error reach 25 mg now and then,
+            # and a hand lifting a piece jolts nothing (scripted game 536: 26 mg).
+            if (self.accel and self._rpk_q and self._jl - step >= self._min_place
+                    and self._peak - self._jl >= self._release):
+                self._state = _FALLEN
+                self._push(COLLAPSE, self._dip_t if self._dip_t > self._peak_t else self._peak_t)
+            else:
+                self._push(REMOVED, t)
 
     def _best(self, s):
         """The placement that best explains a positive step (counts), or SHIFT; its mass in
