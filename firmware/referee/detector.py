@@ -1552,8 +1552,9 @@ class Detector:
             # and a hand lifting a piece jolts nothing (scripted game 536: 26 mg).
             if (self.accel and self._rpk_q and self._jl - step >= self._min_place
                     and self._peak - self._jl >= self._release):
-                self._state = _FALLEN
-                self._push(COLLAPSE, self._dip_t if self._dip_t > self._peak_t else self._peak_t)
+                if self._dip_t < self._peak_t:
+                    self._dip_t = self._peak_t
+                self._collapsed()
             else:
                 self._push(REMOVED, t)
 
