@@ -5,6 +5,7 @@ import pytest
 
 from referee import detector
 from rhinoref.scenarios import play_game
+from rhinoref.sim import play_game as play_bots_game
 from rhinoref.table import COLLAPSE_KINDS, Table
 
 
@@ -183,8 +184,6 @@ def test_one_fall_is_reported_once_in_the_bots_games(seed):
     # Cards land on the platform after the tower fell; the watch for such a landing must not
     # report the same fall again once the rubble has settled (both games reported it twice,
     # and the board refused the second "collapse" with an error cue).
-    from rhinoref.sim import play_game as play_bots_game
-
     r = play_bots_game(players=4, seed=seed, sps=80)
     assert r.truth.get("collapse") == 1
     assert r.detected.get("collapse") == 1
@@ -199,8 +198,6 @@ def test_rhino_hero_lifted_after_a_piece_taken_back_is_no_collapse_in_the_bots_g
     # In 1364 the roof's symbol window closed while he was in the hand, and the referee's
     # "nothing owed" made his setting down weigh as a roof (his mass and a roof's differ by
     # 4 % in that set): just lifted, he is what is set down next.
-    from rhinoref.sim import play_game as play_bots_game
-
     r = play_bots_game(players=4, seed=seed, sps=sps)
     assert not (r.extra or {}).get("collapse"), (seed, sps, r.extra)
 
@@ -211,8 +208,6 @@ def test_falls_seen_and_no_false_fall_in_the_bots_games(seed, sps):
     # then 24-48 g down), then the impact and the old level: missed. 80 SPS, 551: the second
     # of two walls brought with a press, its jolt as it arrived, then the press eased: a
     # false collapse.
-    from rhinoref.sim import play_game as play_bots_game
-
     r = play_bots_game(players=4, seed=seed, sps=sps)
     assert not (r.missed or {}).get("collapse"), (seed, sps, r.missed)
     assert not (r.extra or {}).get("collapse"), (seed, sps, r.extra)
@@ -225,8 +220,6 @@ def test_a_roof_let_go_that_falls_before_it_was_weighed_is_no_take_back(seed, sp
     # was before the roof, so the one episode was reported as the roof taken back. A
     # take-back strikes nothing: the jolt after a push's peak reached with the table still
     # is the fall.
-    from rhinoref.sim import play_game as play_bots_game
-
     r = play_bots_game(players=4, seed=seed, sps=sps)
     assert r.truth.get("collapse") == 1
     assert not (r.missed or {}).get("collapse"), (seed, sps, r.missed)
