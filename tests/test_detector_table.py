@@ -179,6 +179,14 @@ def test_a_calm_slide_is_decided_on_the_median_and_raw_sample_past_the_threshold
     assert lat is not None and lat <= before_ms - 10, (seed, lat)
 
 
+def _no_collapse_error(seed, sps):
+    """Play bots' game ``seed`` at ``sps``; no collapse missed and none false."""
+    r = play_bots_game(players=4, seed=seed, sps=sps)
+    assert not (r.missed or {}).get("collapse"), (seed, sps, r.missed)
+    assert not (r.extra or {}).get("collapse"), (seed, sps, r.extra)
+    return r
+
+
 @pytest.mark.parametrize("seed", [701, 1949])
 def test_one_fall_is_reported_once_in_the_bots_games(seed):
     # Cards land on the platform after the tower fell; the watch for such a landing must not
@@ -208,9 +216,7 @@ def test_falls_seen_and_no_false_fall_in_the_bots_games(seed, sps):
     # then 24-48 g down), then the impact and the old level: missed. 80 SPS, 551: the second
     # of two walls brought with a press, its jolt as it arrived, then the press eased: a
     # false collapse.
-    r = play_bots_game(players=4, seed=seed, sps=sps)
-    assert not (r.missed or {}).get("collapse"), (seed, sps, r.missed)
-    assert not (r.extra or {}).get("collapse"), (seed, sps, r.extra)
+    _no_collapse_error(seed, sps)
 
 
 @pytest.mark.parametrize("seed,sps", [(429, 80), (1213, 80), (1049, 10), (1796, 10)])
@@ -220,10 +226,7 @@ def test_a_roof_let_go_that_falls_before_it_was_weighed_is_no_take_back(seed, sp
     # was before the roof, so the one episode was reported as the roof taken back. A
     # take-back strikes nothing: the jolt after a push's peak reached with the table still
     # is the fall.
-    r = play_bots_game(players=4, seed=seed, sps=sps)
-    assert r.truth.get("collapse") == 1
-    assert not (r.missed or {}).get("collapse"), (seed, sps, r.missed)
-    assert not (r.extra or {}).get("collapse"), (seed, sps, r.extra)
+    assert _no_collapse_error(seed, sps).truth.get("collapse") == 1
 
 
 def test_a_take_back_lifted_with_the_accelerometer_at_its_noise_is_no_fall():
