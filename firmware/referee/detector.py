@@ -514,11 +514,12 @@ class Detector:
         self._plat = 0          # a level the load rested at after the hand let go ...
         self._plat_ok = False   # ... (seen), from which a hand may come back: a re-grip
         self._regrip = False    # a hand came back to a piece it had let go
-        self._pl_t = _NEVER     # (80 SPS) the level last at a rest after a release (_slid_off)
+        self._pl_t = _NEVER     # (80 SPS) the level last at a rest after a release (_slid_off);
+        # (10 SPS) the last conversion of a hand pressing a piece onto a roof let go
         self._plat2 = 0
         self._peak_t = t
         self._jl = _NEVER       # the level when the table first shook 100 ms after the peak
-        self._bk_t = _NEVER     # (10 SPS) last conversion of a piece brought onto a roof let go
+        self._jl_t = t          # ... and when
         self._rpeak = 0         # ... raw samples too at low rates (a hand that brought a piece)
         self._rpk_q = True      # ... reached with the table still
         self._rlow = 0          # ... (10 SPS) the lowest raw conversion since that peak
@@ -624,6 +625,7 @@ class Detector:
             elif (self._jl == _NEVER and self._act_now > self.acc_thr_mg + self.acc_floor_mg
                     and t - self._peak_t > 100):
                 self._jl = d
+                self._jl_t = t
             if d > self._relpk:
                 self._relpk = d
             if self._cn == self._rest_n:
@@ -659,7 +661,7 @@ class Detector:
                 # presses more than a wall and 2 g onto it: a piece brought (fingers gripping
                 # a card to take it back press it 0.3-3 g). The time of its last such
                 # conversion (see _settled).
-                self._bk_t = t
+                self._pl_t = t
             if pk > self._rpeak:
                 self._rpeak = self._rlow = pk
                 # (a hand's push, not a bump's inertia: the accelerometer quiet then)
@@ -1577,17 +1579,18 @@ class Detector:
             # and a hand lifting a piece jolts nothing (scripted game 536: 26 mg).
             if (self.accel and self._rpk_q and self._jl - step >= self._min_place
                     and self._peak - self._jl >= self._release):
-                if self._dip_t < self._peak_t:
-                    self._dip_t = self._peak_t
+                # Onset: the jolt (the card strikes 60-200 ms after it begins to slide; the
+                # drop's start and the push's peak came up to 1.5 s before the fall).
+                self._dip_t = self._jl_t
                 self._collapsed()
-            elif self._bk_t != _NEVER:
+            elif self._raw_win and self._pl_t != _NEVER:
                 # (10 SPS) A hand pressed a piece onto a roof that had been let go, and the
                 # load then lost the roof too: a hand takes back only what it holds, and
                 # what it brought goes with it, so the roof under it fell (bots' games 2993,
                 # 3701, 3740: a roof slides off as a wall is set on it, the wall kept in the
                 # hand, often unfelt at 10 SPS). Onset: that hand's last press (the roof
                 # gives way as the push stops).
-                self._dip_t = self._bk_t
+                self._dip_t = self._pl_t
                 self._collapsed()
             else:
                 self._push(REMOVED, t)
