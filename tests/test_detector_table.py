@@ -293,3 +293,11 @@ def test_a_roof_let_go_that_falls_is_reported_from_its_jolt(seed, sps, monkeypat
     play_bots_game(players=4, seed=seed, sps=sps)
     assert len(seen["truth"]) == 1 and len(seen["detected"]) == 1, seen
     assert 0 <= seen["detected"][0] - seen["truth"][0] <= 250, seen
+
+
+def test_a_piece_just_placed_eased_off_with_four_times_the_noise_is_no_fall():
+    # Scripted game 237, 10 SPS, four times the datasheet's noise: a drop of a roof's mass
+    # within the allowance of the piece just placed, unfelt, rests there: a hand's grip
+    # weighed with the piece, eased off (the roof's-mass rule is for Rhino Hero's allowance
+    # alone, with no piece a hand may hold).
+    assert play_game(237, sps=10, noise="worse").false_collapses == 0

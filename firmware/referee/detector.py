@@ -998,15 +998,19 @@ class Detector:
                         return False
                     if (self._raw_win and not self._jolt and self._dip_quiet
                             and self._rpeak <= self._hand and drop < allow - self._tol(allow)
-                            and drop < self._r - self._tol(self._r)):
+                            and (drop < self._r - self._tol(self._r) or self._al_take)):
                         # (10 SPS) The load rests less than the allowed piece lower, the
                         # table still all along and the load never above the old level
                         # since: a hand's steady grip weighed as the piece eased off. A
                         # collapse loses a roof or more, or its cards strike the platform
                         # (felt, or an impact in the load): a part lost unfelt is no fall.
-                        # A roof's mass or more lost unfelt is a roof sliding off slowly
+                        # With no piece just placed to hold (only Rhino Hero's allowance),
+                        # a roof's mass or more lost unfelt is a roof sliding off slowly
                         # (bots' games 788, 2482, 2496: 4-5 g over 300-400 ms, Rhino Hero
-                        # owed and allowed); a hand's grip eases by less than its piece.
+                        # owed and allowed, nobody at the tower): no grip was weighed with
+                        # a piece, and one eases by less than its piece. (With the piece
+                        # just placed allowed, four times the datasheet's noise misweighs
+                        # pieces and grips: scripted 237, 486, 809 became false falls.)
                         return False
                     return drop >= self._min_place    # (less is a sway, not a piece)
             return False
