@@ -1054,9 +1054,9 @@ class Detector:
         # platform and tower by grams on the cell (8 mg on 300 g: 2.4 g; held-out 4162 and
         # 36002: a bump's 8 Hz swing of about 2 g went on after 150 ms of quiet readings
         # and was taken for a fall). A falling tower's load stays off; a shake's swing
-        # comes back within half its period. So the drop is then judged as one that began quietly: beyond the
-        # inertial bound of what the accelerometer still shows, or past the threshold on one
-        # side for half a period of the slowest table shake.
+        # comes back within half its period. So the drop is then judged as one that began
+        # quietly: beyond the inertial bound of what the accelerometer still shows, or past
+        # the threshold on one side for half a period of the slowest table shake.
         a = self._amax - self.acc_floor_mg
         if a < self.acc_floor_mg:
             a = self.acc_floor_mg
