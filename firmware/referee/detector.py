@@ -158,7 +158,7 @@ class Detector:
         # is kept where MicroPython's attribute table is at most 80 % full: it grows a table
         # only once it is full, and each method call through self first misses in it,
         # which in a full table probes every slot (167 attributes in 167 slots: 13.8 us per
-        # sample on the unix port; 168 in 223 slots: 2.3 us; 175 now, room up to 178).
+        # sample on the unix port; 168 in 223 slots: 2.3 us; 176 now, room up to 178).
         # tests/test_detector_attrs.py checks the count.
         self._ri = self._rk = self._rprev = 0       # (the rest test's ring buffers, 80 SPS)
         self._rs1 = self._rs2 = self._rv1 = self._rv2 = 0
@@ -1066,8 +1066,23 @@ class Detector:
             return True
         # (10 SPS: the newest conversion still beyond the threshold too; the median lags a
         # conversion, and a load back within it is a shake's swing that ended)
-        return (quiet and self._over_n >= self._drop_n + 2
-                and (dn < -self._cthr or not self._raw_win))
+        if not (quiet and self._over_n >= self._drop_n + 2):
+            return False
+        if self._raw_win:
+            return dn < -self._cthr
+        # (80 SPS) The shaking has not stopped when the accelerometer falls quiet: a bump's
+        # ring decays on below its activity threshold, and a few milli-g still swing a heavy
+        # platform and tower by grams on the cell (8 mg on 300 g: 2.4 g; held-out 4162 and
+        # 36002: a bump's 8 Hz swing of about 2 g went on after 150 ms of quiet readings
+        # and was taken for a fall). A falling tower's load stays off; a shake's swing
+        # comes back within half its period. So the drop is then judged as one that began
+        # quietly: beyond the inertial bound of what the accelerometer still shows, or past
+        # the threshold on one side for half a period of the slowest table shake.
+        a = self._amax - self.acc_floor_mg
+        if a < self.acc_floor_mg:
+            a = self.acc_floor_mg
+        return over > (self._kin * a) >> 6 or (
+            self._over_n >= self._long_n_drop and self._one_sided(self._cthr))
 
     def _settling(self, dn):
         # (80 SPS) The newest raw sample's step down is less than a third of the step before

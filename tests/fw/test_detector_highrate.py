@@ -503,3 +503,45 @@ def test_a_touch_let_go_that_rings_just_past_the_old_level_is_no_collapse():
             assert names(ev)[-1] == "removed", (seed, under, ev)
             ev = _events(seed, under, fall_after=400)
             assert names(ev)[-1] == "collapse", (seed, under, ev)
+
+
+def _slow_bump(seed, mg, floors, fall_ms=None):
+    """A bump whose 8 Hz table ring decays slowly (350 ms) under a heavy platform (150 g):
+    the accelerometer falls quiet (activity under 25 mg) while the inertia still swings the
+    load by grams. With ``fall_ms``, a tower of 20 g falls that long into the bump."""
+    g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
+    g.idle(1500)
+    g.floors(floors)
+    g.idle(1500)
+    t = g.t
+    g.parts.append((t, t + 3000, "bump", mg, 8.0, 350, 150.0))
+    if fall_ms is not None:
+        g.t = t + fall_ms
+        g.collapse(20.0)
+        return g
+    g.t = t + 3000
+    g.idle(1500)
+    return g
+
+
+def test_a_bump_that_swings_on_after_the_accelerometer_fell_quiet_is_no_collapse():
+    # (held-out games 4162, 36002): a bump's table ring decays on below the accelerometer's
+    # activity threshold, and a heavy platform and tower still press the cell by grams at
+    # 8 Hz. A drop that began while the table shook was a collapse two samples past the
+    # threshold after 150 ms of quiet readings; it must now also pass the inertial bound
+    # of what the accelerometer shows, or stay past the threshold for half a period of the
+    # slowest shake, as a drop that began quietly does. A tower that falls during such a
+    # bump is still a collapse. Noise, spikes, drift.
+    # (seeds and sizes whose swing lines up with the quiet readings: collapses without the
+    # rule on CPython)
+    for seed in (1, 2, 4):
+        for mg in (250, 350):
+            for floors in (5, 8):
+                ev, cols = _collapses(_slow_bump(seed, mg, floors))
+                assert cols == [], (seed, mg, floors, ev)
+    for seed in (1, 2):
+        for fall_ms in (300, 600):
+            g = _slow_bump(seed, 250, 5, fall_ms)
+            ev, cols = _collapses(g)
+            fell = [t for t, m in g.marks if m == "collapse"][0]
+            assert len(cols) == 1 and 0 <= cols[0][0] - fell <= 250, (seed, fall_ms, ev)
