@@ -34,9 +34,9 @@ from rhinoref.sim import play_batch, statistics  # noqa: E402
 PLACEMENTS = ("wall", "roof", "rhino")
 
 
-def run(games, first, sps, verbose):
+def run(games, first, sps, verbose, workers=None):
     t0 = time.perf_counter()
-    results = play_batch(games, players=4, seed=first, sps=sps, mode="firmware")
+    results = play_batch(games, players=4, seed=first, sps=sps, mode="firmware", processes=workers)
     wall = time.perf_counter() - t0
     st = statistics(results)
     truth, missed, extra = st["truth"], st["missed"], st["extra"]
@@ -74,12 +74,14 @@ def main(argv=None):
     ap.add_argument("--first", type=int, default=1, help="first seed (default 1)")
     ap.add_argument("--quick", action="store_true", help="100 games per rate")
     ap.add_argument("--sps", default="80,10", help="comma-separated sample rates (default 80,10)")
+    ap.add_argument("--workers", type=int, default=None,
+                    help="worker processes (default: the CPU count, at most 2)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list the games with a collapse error")
     args = ap.parse_args(argv)
     games = 100 if args.quick else args.games
     met = True
     for sps in (int(s) for s in args.sps.split(",")):
-        met = run(games, args.first, sps, args.verbose) and met
+        met = run(games, args.first, sps, args.verbose, args.workers) and met
     print("targets met" if met else "TARGETS MISSED")
     return 0 if met else 1
 

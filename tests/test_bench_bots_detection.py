@@ -11,7 +11,7 @@ from rhinoref.sim import play_batch, statistics  # noqa: E402
 
 
 def test_bench_prints_the_sims_collapse_and_placement_figures(capsys):
-    status = bench_bots_detection.main(["--games", "6", "--first", "11", "--sps", "10", "-v"])
+    status = bench_bots_detection.main(["--games", "6", "--first", "11", "--sps", "10", "--workers", "1", "-v"])
     out = capsys.readouterr().out
     st = statistics(play_batch(6, players=4, seed=11, sps=10, mode="firmware", processes=1))
     falls = st["truth"]["collapse"]
