@@ -695,6 +695,11 @@ class Detector:
         # kept across episodes, and would otherwise report this fall again from its own
         # onset once the rubble has settled and something moves (sim games 701, 1949).
         self._lw_t = _NEVER
+        # Likewise the watch for a piece that lands after a jolt (_landed): its reference is
+        # the absolute level before the fall and it runs 600 ms after the jolt, so a rubble
+        # that settles within that (four conversions at 10 SPS) and moves again lies a
+        # piece below it: the same fall reported again from the jolt (bots' game 2644).
+        self._j_t = _NEVER
 
     def _slid_off(self, t, d):
         # (80 SPS) A piece let go rests on the tower (the last 100 ms of medians within a
