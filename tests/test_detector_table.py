@@ -329,3 +329,18 @@ def test_a_piece_just_placed_eased_off_with_four_times_the_noise_is_no_fall():
     # weighed with the piece, eased off (the roof's-mass rule is for Rhino Hero's allowance
     # alone, with no piece a hand may hold).
     assert play_game(237, sps=10, noise="worse").false_collapses == 0
+
+
+@pytest.mark.parametrize("seed,fell", [(43812, True), (46068, True), (47937, True),
+                                       (45291, False)])
+def test_a_roof_that_rested_400_ms_and_slid_off_in_two_conversions_is_no_take_back(seed, fell):
+    # Scripted games, 10 SPS: a roof let go rests four conversions at its mass (ringing a
+    # little more than the settle band), then slides off in two conversions to the old
+    # level, unfelt: reported as the roof taken back. A take-back without a let-go lifts
+    # within 180 ms of its press's end; one after a let-go grips the piece again for
+    # 150-350 ms first, a rise, or a light grip begun as the press let go and lifted within
+    # 350 ms (45291: a wall and a grip weighed as a roof, three conversions, then lifted in
+    # two: a false fall when three resting conversions were enough).
+    r = play_game(seed, sps=10)
+    assert r.false_collapses == 0, (seed, r.events)
+    assert (r.detected_ms is not None) == fell, (seed, r.events)

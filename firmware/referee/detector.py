@@ -158,7 +158,7 @@ class Detector:
         # is kept where MicroPython's attribute table is at most 80 % full: it grows a table
         # only once it is full, and each method call through self first misses in it,
         # which in a full table probes every slot (167 attributes in 167 slots: 13.8 us per
-        # sample on the unix port; 168 in 223 slots: 2.3 us; 176 now, room up to 178).
+        # sample on the unix port; 168 in 223 slots: 2.3 us; 177 now, room up to 178).
         # tests/test_detector_attrs.py checks the count.
         self._ri = self._rk = self._rprev = 0       # (the rest test's ring buffers, 80 SPS)
         self._rs1 = self._rs2 = self._rv1 = self._rv2 = 0
@@ -557,7 +557,7 @@ class Detector:
         self._ld_k = 0          # a landing's jolt seen this many readings ago (see _smash)
         self._sm_k = 0          # a one-conversion fall and its impact seen (see _smash)
         self._sl_k = 0          # a resting roof's conversions falling in a row (see _slide)
-        self._sl_1 = self._sl_2 = self._sl_3 = self._sl_prev = 0
+        self._sl_1 = self._sl_2 = self._sl_3 = self._sl_4 = self._sl_prev = 0
         self._sl_t = t
         self._pf_k = 0          # a piece let go falling onto the platform (see _onto_platform)
         self._pf_b = self._pf_lv = self._pf_lo = 0
@@ -1336,10 +1336,27 @@ class Detector:
                     return True
                 self._sl_k = k
                 return False
+            if (k == 2 and self._sl_prev < self._min_place and dn < self._min_place
+                    and self._sl_4 != _NEVER):
+                # Two conversions took the roof's whole mass away and the load stays at the
+                # old level, after FOUR conversions at its mass (400 ms): as fast as a
+                # take-back's lift, but a hand that takes a piece back without letting go
+                # lifts it within 180 ms of its press's end, and one that let go grips it
+                # again for 150-350 ms before it lifts: a rise after the rest, or, when
+                # the grip began as the press let go, a light grip (0.3 g: still, near the
+                # piece's mass; scripted 45291, a wall and a grip weighed as a roof) that
+                # lifts within 350 ms. A roof that rested longer than that and then went
+                # slid off (scripted games 43812, 46068, 47937: reported as the roof taken
+                # back; with three resting conversions a take-back may look the same).
+                self._sl_k = 0
+                self._dip_t = self._sl_t
+                return True
             self._sl_k = 0
         a = self._sl_1
         b = self._sl_2
         c = self._sl_3
+        d = self._sl_4
+        self._sl_4 = c
         self._sl_3 = b
         self._sl_2 = a
         self._sl_1 = dn
@@ -1358,6 +1375,11 @@ class Detector:
             self._sl_k = 1
             self._sl_prev = dn
             self._sl_t = self._ndev_t
+            # (and the conversion before the three rested with them, near the roof's mass
+            # and within the band and a touch of each of them; else _NEVER)
+            if not (self._near(d, self._r) and _absdiff(d, lo) <= self._band + self._hand
+                    and _absdiff(d, hi) <= self._band + self._hand):
+                self._sl_4 = _NEVER
         return False
 
     def _onto_platform(self, dn):
