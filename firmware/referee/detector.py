@@ -123,7 +123,6 @@ class Detector:
     release_g = 1.0         # a hand let go: the level fell this far from the episode's peak
     steady_ms = 600         # ... else the level must stay still this long
     letgo_ms = 250          # a piece let go this long ago, not yet weighed, falls again...
-    slide_rest_ms = 220     # ... and one that rested this long after the release slid off (80 SPS)
     landing_ms = 600        # ... within this time of the landing jolt: a collapse
     hand_margin_g = 0.8     # right after a hand left or a shake, the tower rings: needs more
     hand_ring_ms = 500
@@ -159,7 +158,7 @@ class Detector:
         # is kept where MicroPython's attribute table is at most 80 % full: it grows a table
         # only once it is full, and each method call through self first misses in it,
         # which in a full table probes every slot (167 attributes in 167 slots: 13.8 us per
-        # sample on the unix port; 168 in 223 slots: 2.3 us; 177 now, room up to 178).
+        # sample on the unix port; 168 in 223 slots: 2.3 us; 176 now, room up to 178).
         # tests/test_detector_attrs.py checks the count.
         self._ri = self._rk = self._rprev = 0       # (the rest test's ring buffers, 80 SPS)
         self._rs1 = self._rs2 = self._rv1 = self._rv2 = 0
@@ -517,8 +516,6 @@ class Detector:
         self._regrip = False    # a hand came back to a piece it had let go
         self._pl_t = _NEVER     # (80 SPS) the level last at a rest after a release (_slid_off);
         # (10 SPS) the last conversion of a hand pressing a piece onto a roof let go
-        self._pl_t0 = 0         # (80 SPS) ... first at that rest (_NEVER: the load rose from
-        # it); once a roof's mass at that rest was half lost, minus how long it rested
         self._plat2 = 0
         self._peak_t = t
         self._jl = _NEVER       # the level when the table first shook 100 ms after the peak
@@ -723,11 +720,6 @@ class Detector:
                 return True
         if self._regrip:
             return False
-        if (self._pl_t != _NEVER and self._pl_t0 > 0
-                and self._rs2 - self._rs1 > self._hand * self._rh2):
-            # (the load rose from the rest by more than a hand's touch, the later half of
-            # the last window above the earlier: fingers closing on the piece, see _settled)
-            self._pl_t0 = _NEVER
         self._recent_span()
         top = self._h_top
         bot = self._h_bot
@@ -736,8 +728,6 @@ class Detector:
             lv = ((top + bot) >> 1) - self._base
             if lv <= self._peak - self._push_c and t - self._peak_t >= self.letgo_ms:
                 self._plat2 = lv
-                if self._pl_t == _NEVER and (self._pl_t0 >= 0 or self._pl_t0 == _NEVER):
-                    self._pl_t0 = t
                 self._pl_t = t
                 return False
         p = self._plat2
@@ -752,8 +742,6 @@ class Detector:
                 self._lw_t = t
                 self._lw_on = self._pl_t
                 self._lw_lo = d + self._base
-                if self._pl_t0 > 0 and self._best(p) == ROOF:
-                    self._pl_t0 -= self._pl_t   # (how long the roof rested, see _settled)
             self._pl_t = _NEVER
         return False
 
@@ -1622,19 +1610,6 @@ class Detector:
                 # hand, often unfelt at 10 SPS). Onset: that hand's last press (the roof
                 # gives way as the push stops).
                 self._dip_t = self._pl_t
-                self._collapsed()
-            elif not self._raw_win and _NEVER < self._pl_t0 <= -self.slide_rest_ms:
-                # (80 SPS) A roof, let go, rested at its mass (its ring within reach, see
-                # _slid_off) 220 ms or more, then lost half of it with the table still, and
-                # the load had not risen from that rest first. A take-back that never let
-                # go lifts within about 180 ms of its press's end (at most 165 ms of such a
-                # rest seen in 2,000 scripted games); one that let go grips the card again
-                # first (fingers closing on it press 0.3-3 g: a rise). A roof lost after a
-                # longer rest with no grip fell on its own, quietly (scripted games 31239,
-                # 41791: a roof slides off 330-430 ms after the release, 20-23 mg, no
-                # landing felt; 2198: the tower under it). Onset: the last sample at the
-                # rest.
-                self._dip_t = self._lw_on
                 self._collapsed()
             else:
                 self._push(REMOVED, t)
