@@ -344,3 +344,32 @@ def test_a_roof_that_rested_400_ms_and_slid_off_in_two_conversions_is_no_take_ba
     r = play_game(seed, sps=10)
     assert r.false_collapses == 0, (seed, r.events)
     assert (r.detected_ms is not None) == fell, (seed, r.events)
+
+
+def test_rhino_heros_lift_with_the_accelerometer_at_its_noise_is_no_fall():
+    # Scripted game 42577, 10 SPS: Rhino Hero's owed lift, the level within his allowance,
+    # and one reading of the accelerometer's noise at 26 mg during the drop: over the
+    # activity threshold (25 mg) but not over its floor above it, so no cards felt landing.
+    assert play_game(42577, sps=10).false_collapses == 0
+
+
+def test_a_bumps_inertia_is_no_hand_that_brought_a_piece():
+    # Scripted game 42528, 10 SPS: a bump's inertia (5.45 g, the table shaking) set the
+    # episode's highest raw sample; taken for a hand that brought a piece, Rhino Hero's
+    # lift 1.2 s later lost his allowance and was reported as a fall.
+    assert play_game(42528, sps=10).false_collapses == 0
+
+
+def test_a_bump_whose_shaking_goes_on_after_its_impact_is_no_smash():
+    # Scripted game 43918, 10 SPS: a bump's first conversion more than a wall low, the
+    # accelerometer (read at the conversion's end, 50 ms after its middle) quiet, then
+    # +1.1 g with 44 mg and back: a deep fall and a smaller felt impact. Cards landing ring
+    # 20-60 ms; the bump's next reading was still 21 mg, half the impact's.
+    assert play_game(43918, sps=10).false_collapses == 0
+
+
+def test_a_bumps_swing_in_an_episodes_first_conversion_is_no_fall():
+    # Scripted game 44391, 10 SPS: a bump swung the load -0.9, +0.55, -0.34 g in three
+    # conversions while the level was at rest; the episode began with the third (past the
+    # calm threshold, 23 mg), its raw sample before above the level: a shake's swing.
+    assert play_game(44391, sps=10).false_collapses == 0
