@@ -293,6 +293,13 @@ def test_a_roof_that_slides_off_under_the_next_wall_is_no_take_back_at_80_sps():
     assert _no_collapse_error(2874, 80).truth.get("collapse") == 1
 
 
+def test_rhino_heros_mass_lost_after_a_hand_brought_a_piece_is_a_fall_at_80_sps():
+    # Bots' game 2787, 80 SPS: a hand presses a piece 14-18 g onto the tower, the table
+    # still, then a roof slides off and the level ends 4.1 g lower, weighed as Rhino Hero's
+    # lift (owed, 4.03 g); a hand that brought a piece takes back at most that piece.
+    assert _no_collapse_error(2787, 80).truth.get("collapse") == 1
+
+
 def test_a_hand_still_pushing_a_piece_it_takes_back_brought_nothing_onto_a_roof():
     # Bots' game 3388, 10 SPS: a piece brought with a wandering 18-28 g press and taken back
     # (never let go); the press dipped 5 g and rose 8 g again. A roof let go rests at its own

@@ -1592,9 +1592,9 @@ class Detector:
             self._hand_t = self._t1
         else:
             ev = self._classify(step, t)
-            if (ev == RHINO_LIFT and self._raw_win and self._rpk_q
+            if (ev == RHINO_LIFT and self._rpk_q
                     and self._rpeak > self._w + self._push_c + self._push_c // 3):
-                # (10 SPS) Rhino Hero's mass lost after a hand pressed more than a wall and
+                # (both rates; 80 SPS: bots' game 2787, a 14-18 g press) Rhino Hero's mass lost after a hand pressed more than a wall and
                 # 2 g onto the tower with the table still: that hand brought a piece, and
                 # fingers lifting Rhino Hero grip him lightly and lift; it takes back at
                 # most what it brought, so the level cannot end below where it began. A
