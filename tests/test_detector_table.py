@@ -286,6 +286,20 @@ def test_a_roof_that_slides_off_under_the_next_wall_is_no_take_back(seed):
     assert _no_collapse_error(seed, 10).truth.get("collapse") == 1
 
 
+def test_a_roof_that_slides_off_under_the_next_wall_is_no_take_back_at_80_sps():
+    # Bots' game 2874, 80 SPS: a roof let go rests 200 ms at its mass, a hand sets a wall on
+    # it pressing about 20 g, the roof slides off and the hand keeps the wall; the level ends
+    # where it was before the roof, and the one episode was reported as the roof taken back.
+    assert _no_collapse_error(2874, 80).truth.get("collapse") == 1
+
+
+def test_rhino_heros_mass_lost_after_a_hand_brought_a_piece_is_a_fall_at_80_sps():
+    # Bots' game 2787, 80 SPS: a hand presses a piece 14-18 g onto the tower, the table
+    # still, then a roof slides off and the level ends 4.1 g lower, weighed as Rhino Hero's
+    # lift (owed, 4.03 g); a hand that brought a piece takes back at most that piece.
+    assert _no_collapse_error(2787, 80).truth.get("collapse") == 1
+
+
 def test_a_hand_still_pushing_a_piece_it_takes_back_brought_nothing_onto_a_roof():
     # Bots' game 3388, 10 SPS: a piece brought with a wandering 18-28 g press and taken back
     # (never let go); the press dipped 5 g and rose 8 g again. A roof let go rests at its own

@@ -158,7 +158,7 @@ class Detector:
         # is kept where MicroPython's attribute table is at most 80 % full: it grows a table
         # only once it is full, and each method call through self first misses in it,
         # which in a full table probes every slot (167 attributes in 167 slots: 13.8 us per
-        # sample on the unix port; 168 in 223 slots: 2.3 us; 177 now, room up to 178).
+        # sample on the unix port; 168 in 223 slots: 2.3 us; 178 now, the most that fit).
         # tests/test_detector_attrs.py checks the count.
         self._ri = self._rk = self._rprev = 0       # (the rest test's ring buffers, 80 SPS)
         self._rs1 = self._rs2 = self._rv1 = self._rv2 = 0
@@ -516,6 +516,7 @@ class Detector:
         self._regrip = False    # a hand came back to a piece it had let go
         self._pl_t = _NEVER     # (80 SPS) the level last at a rest after a release (_slid_off);
         # (10 SPS) the last conversion of a hand pressing a piece onto a roof let go
+        self._bk_t = _NEVER     # (80 SPS) ... the last such median (see _slid_off)
         self._plat2 = 0
         self._peak_t = t
         self._jl = _NEVER       # the level when the table first shook 100 ms after the peak
@@ -739,6 +740,13 @@ class Detector:
         if d >= p - rr:
             if self._pl_t != _NEVER:
                 self._pl_t = t      # (still at that level, ringing)
+                if (d - p > self._w + self._push_c + self._push_c // 3
+                        and _absdiff(p, self._r) <= self._tol(self._r)):
+                    # A roof let go rests on the tower at its own mass (a hand still
+                    # pushing wanders at no particular level) and a hand presses more than
+                    # a wall and 2 g onto it: a piece brought (fingers gripping a card to
+                    # take it back press it 0.3-3 g; see _settled).
+                    self._bk_t = t
             return False
         if d < p - (p >> 1) and self._pl_t != _NEVER:
             # (half of it gone, the table still: watch for the landing)
@@ -1601,9 +1609,9 @@ class Detector:
             self._hand_t = self._t1
         else:
             ev = self._classify(step, t)
-            if (ev == RHINO_LIFT and self._raw_win and self._rpk_q
+            if (ev == RHINO_LIFT and self._rpk_q
                     and self._rpeak > self._w + self._push_c + self._push_c // 3):
-                # (10 SPS) Rhino Hero's mass lost after a hand pressed more than a wall and
+                # (both rates; 80 SPS: bots' game 2787, a 14-18 g press) Rhino Hero's mass lost after a hand pressed more than a wall and
                 # 2 g onto the tower with the table still: that hand brought a piece, and
                 # fingers lifting Rhino Hero grip him lightly and lift; it takes back at
                 # most what it brought, so the level cannot end below where it began. A
@@ -1654,6 +1662,13 @@ class Detector:
                 # hand, often unfelt at 10 SPS). Onset: that hand's last press (the roof
                 # gives way as the push stops).
                 self._dip_t = self._pl_t
+                self._collapsed()
+            elif self._bk_t != _NEVER:
+                # (80 SPS) The same: a roof rested at its mass, a hand pressed a wall and
+                # more onto it, and the level ended where it began (bots' game 2874: the
+                # roof rests 200 ms, a wall set on it with a 20 g press, the roof slides,
+                # the wall kept in the hand). Onset: that hand's last press.
+                self._dip_t = self._bk_t
                 self._collapsed()
             else:
                 self._push(REMOVED, t)
