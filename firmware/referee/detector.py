@@ -94,8 +94,8 @@ _WALLS2_ROOF = const(11)  # internal: two walls and a roof in one episode
 
 _CANDIDATES = (WALL, WALLS2, ROOF, RHINO)   # (a constant tuple: no allocation per call)
 
-_QLEN = const(4)
-_HN = const(8)   # recent medians kept for the landing test  # queued events (a lift and a set-down can be decided on one sample)
+_QLEN = const(4)  # queued events (a lift and a set-down can be decided on one sample)
+_HN = const(8)    # recent medians kept for the landing test
 _NEVER = const(-536870912)  # -(1 << 29): "long ago" as a small int
 _STILL_MS = const(300)  # (10 SPS) young shaking, the load down: the accelerometer's rest stays
 _HELD_MS = const(150)  # (80 SPS) a piece weighed off its mass, reported this recently: in a hand?
@@ -514,9 +514,8 @@ class Detector:
         self._plat = 0          # a level the load rested at after the hand let go ...
         self._plat_ok = False   # ... (seen), from which a hand may come back: a re-grip
         self._regrip = False    # a hand came back to a piece it had let go
-        self._pl_t = _NEVER     # (80 SPS) the level last at a rest after a release (_slid_off);
-        # (10 SPS) the last conversion of a hand pressing a piece onto a roof let go
-        self._bk_t = _NEVER     # (80 SPS) ... the last such median (see _slid_off)
+        self._pl_t = _NEVER     # (80 SPS) the level last at a rest after a release (_slid_off)
+        self._bk_t = _NEVER     # a hand last pressed a piece onto a roof let go (see _settled)
         self._plat2 = 0
         self._peak_t = t
         self._jl = _NEVER       # the level when the table first shook 100 ms after the peak
@@ -662,7 +661,7 @@ class Detector:
                 # presses more than a wall and 2 g onto it: a piece brought (fingers gripping
                 # a card to take it back press it 0.3-3 g). The time of its last such
                 # conversion (see _settled).
-                self._pl_t = t
+                self._bk_t = t
             if pk > self._rpeak:
                 self._rpeak = self._rlow = pk
                 # (a hand's push, not a bump's inertia: the accelerometer quiet then)
@@ -1000,7 +999,8 @@ class Detector:
                 # Maybe legitimate (Rhino Hero lifted, a piece taken back): a collapse if the
                 # cards are felt landing, or if the level comes to rest at a drop that matches
                 # neither.
-                if self._jolt and self._dip_n >= self._long_n_drop and self._one_sided(self._margin):
+                if (self._jolt and self._dip_n >= self._long_n_drop
+                        and self._one_sided(self._margin)):
                     return True
                 if self._cn >= self._rest_n and self._ct > self._dip_t and quiet:
                     if self._near_allow(drop, self._al_rh) or self._near_allow(drop, self._al_take):
@@ -1345,9 +1345,10 @@ class Detector:
         peak, no hand came back), then three conversions in a row each a hand's touch lower
         than the one before, down to less than half a wall above the old level: the roof is
         gone (a hand's steady press let go from a level that happens to weigh a roof leaves
-        the piece it pressed: two walls in game 500 without an accelerometer). A tipping roof loses its weight over 120-400 ms; a hand that
-        takes a piece back either still presses it (the level no piece's mass) or grips it
-        again first (a rise: a re-grip), and lifts it within 40-120 ms (two conversions)."""
+        the piece it pressed: two walls in game 500 without an accelerometer). A tipping
+        roof loses its weight over 120-400 ms; a hand that takes a piece back either still
+        presses it (the level no piece's mass) or grips it again first (a rise: a re-grip),
+        and lifts it within 40-120 ms (two conversions)."""
         if not self._raw_win:
             return False
         k = self._sl_k
@@ -1611,12 +1612,13 @@ class Detector:
             ev = self._classify(step, t)
             if (ev == RHINO_LIFT and self._rpk_q
                     and self._rpeak > self._w + self._push_c + self._push_c // 3):
-                # (both rates; 80 SPS: bots' game 2787, a 14-18 g press) Rhino Hero's mass lost after a hand pressed more than a wall and
-                # 2 g onto the tower with the table still: that hand brought a piece, and
-                # fingers lifting Rhino Hero grip him lightly and lift; it takes back at
-                # most what it brought, so the level cannot end below where it began. A
-                # roof fell (bots' games 1770, 2787, 3251: a roof slides off as a piece is
-                # set on it; the roof weighs what Rhino Hero weighs, or he went with it).
+                # Rhino Hero's mass lost after a hand pressed more than a wall and 2 g onto
+                # the tower with the table still: that hand brought a piece, and fingers
+                # lifting Rhino Hero grip him lightly and lift; it takes back at most what
+                # it brought, so the level cannot end below where it began. A roof fell
+                # (bots' games 1770, 3251 at 10 SPS, 2787 at 80 SPS with a 14-18 g press:
+                # a roof slides off as a piece is set on it; the roof weighs what Rhino
+                # Hero weighs, or he went with it).
                 self._collapsed()
                 return
         if self._regrip or (self._raw_win and step >= self._min_place
@@ -1654,20 +1656,13 @@ class Detector:
                 # drop's start and the push's peak came up to 1.5 s before the fall).
                 self._dip_t = self._jl_t
                 self._collapsed()
-            elif self._raw_win and self._pl_t != _NEVER:
-                # (10 SPS) A hand pressed a piece onto a roof that had been let go, and the
-                # load then lost the roof too: a hand takes back only what it holds, and
-                # what it brought goes with it, so the roof under it fell (bots' games 2993,
-                # 3701, 3740: a roof slides off as a wall is set on it, the wall kept in the
-                # hand, often unfelt at 10 SPS). Onset: that hand's last press (the roof
-                # gives way as the push stops).
-                self._dip_t = self._pl_t
-                self._collapsed()
             elif self._bk_t != _NEVER:
-                # (80 SPS) The same: a roof rested at its mass, a hand pressed a wall and
-                # more onto it, and the level ended where it began (bots' game 2874: the
-                # roof rests 200 ms, a wall set on it with a 20 g press, the roof slides,
-                # the wall kept in the hand). Onset: that hand's last press.
+                # A hand pressed a piece onto a roof that had been let go, and the load then
+                # lost the roof too: a hand takes back only what it holds, and what it
+                # brought goes with it, so the roof under it fell (bots' games 2993, 3701,
+                # 3740 at 10 SPS, 2874 at 80 SPS: a roof slides off as a wall is set on it,
+                # the wall kept in the hand, often unfelt). Onset: that hand's last press
+                # (the roof gives way as the push stops).
                 self._dip_t = self._bk_t
                 self._collapsed()
             else:
