@@ -387,11 +387,3 @@ def test_a_bumps_swing_in_an_episodes_first_conversion_is_no_fall():
     # conversions while the level was at rest; the episode began with the third (past the
     # calm threshold, 23 mg), its raw sample before above the level: a shake's swing.
     assert play_game(44391, sps=10).false_collapses == 0
-
-
-@pytest.mark.parametrize("seed", [26232, 27105])
-def test_rhino_heros_lift_long_after_a_hard_touch_is_no_fall(seed):
-    # Scripted games, 10 SPS: a hand touches the tower hard (more than a wall and 2 g, the
-    # table still), and 0.9-1.5 s later Rhino Hero is lifted in the same episode. The touch
-    # brought nothing; his lift is no roof sliding off as a piece is set on it.
-    assert play_game(seed, sps=10).false_collapses == 0

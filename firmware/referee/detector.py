@@ -1611,18 +1611,14 @@ class Detector:
         else:
             ev = self._classify(step, t)
             if (ev == RHINO_LIFT and self._rpk_q
-                    and self._rpeak > self._w + self._push_c + self._push_c // 3
-                    and self._dip_t - self._peak_t <= self.grab_ms):
+                    and self._rpeak > self._w + self._push_c + self._push_c // 3):
                 # Rhino Hero's mass lost after a hand pressed more than a wall and 2 g onto
                 # the tower with the table still: that hand brought a piece, and fingers
                 # lifting Rhino Hero grip him lightly and lift; it takes back at most what
                 # it brought, so the level cannot end below where it began. A roof fell
                 # (bots' games 1770, 3251 at 10 SPS, 2787 at 80 SPS with a 14-18 g press:
-                # a roof slides off as a piece is set on it, the loss beginning 90-310 ms
-                # after the press's peak; the roof weighs what Rhino Hero weighs, or he
-                # went with it). A drop that begins later is a separate action: a hand
-                # that touched the tower hard, then Rhino Hero lifted (scripted 26232,
-                # 27105: 0.9-1.5 s after the press, taken for falls).
+                # a roof slides off as a piece is set on it; the roof weighs what Rhino
+                # Hero weighs, or he went with it).
                 self._collapsed()
                 return
         if self._regrip or (self._raw_win and step >= self._min_place
