@@ -1,10 +1,12 @@
-"""The Detector's attribute count keeps MicroPython's attribute table at most 80 % full.
+"""The Detector's attribute count keeps MicroPython's attribute table at most 85 % full.
 
 MicroPython (py/map.c) grows an instance's attribute table only when it is full, to the next
 size of a fixed list; so n attributes live in the smallest listed size >= n. A method call
 through ``self`` first looks the name up in that table and misses: in a full table the miss
 probes every slot. The Detector at 167 attributes in 167 slots took 13.8 us per sample on the
-unix port, at 168 in 223 slots 2.3 us. The count must also not change as a game is played: an
+unix port, at 168 in 223 slots 2.3 us. In a table that is not full the cost grows slowly: 178
+attributes (80 %) took 3.1 us, 194 (87 %) 3.3 us (bench_firmware_resources.py --quick, three runs
+each); the bound is 85 %, 189 attributes. The count must also not change as a game is played: an
 attribute made late would move the table after the check below.
 """
 
@@ -37,7 +39,7 @@ def test_detector_attribute_table_is_at_most_80_percent_full_and_stays_so(sps, a
     g.idle(2000)
     d = detector.Detector(g.cal, sps=sps, accel=accel)
     made = set(d.__dict__)
-    assert load(len(made)) <= 0.8, (
+    assert load(len(made)) <= 0.85, (
         "%d attributes fill %.0f %% of MicroPython's table: add or remove attributes "
         "(see Detector.__init__)" % (len(made), 100 * load(len(made))))
     for sample in g.samples():

@@ -155,10 +155,11 @@ class Detector:
         self._evt = array("i", [0] * _QLEN)
         # Every attribute exists from here on, at every rate (the lines below make the
         # ones otherwise made only at 80 SPS or by the first placement), and their number
-        # is kept where MicroPython's attribute table is at most 80 % full: it grows a table
+        # is kept where MicroPython's attribute table is at most 85 % full: it grows a table
         # only once it is full, and each method call through self first misses in it,
         # which in a full table probes every slot (167 attributes in 167 slots: 13.8 us per
-        # sample on the unix port; 168 in 223 slots: 2.3 us; 178 now, the most that fit).
+        # sample on the unix port; 168 in 223 slots: 2.3 us; 178: 3.1 us; 194: 3.3 us;
+        # 189 fit).
         # tests/test_detector_attrs.py checks the count.
         self._ri = self._rk = self._rprev = 0       # (the rest test's ring buffers, 80 SPS)
         self._rs1 = self._rs2 = self._rv1 = self._rv2 = 0
