@@ -1407,6 +1407,18 @@ class Detector:
             if not (self._near(d, self._r) and _absdiff(d, lo) <= self._band + self._hand
                     and _absdiff(d, hi) <= self._band + self._hand):
                 self._sl_4 = _NEVER
+                # Three resting conversions will do when none of them weighed more than the
+                # roof by half its tolerance (the spread of a set's pieces and the noise)
+                # and the push's peak lay two releases above them: a hand that takes a
+                # piece back after letting go grips it 0.3-3 g for 150-350 ms first, so a
+                # rest that short with the piece gripped weighs the piece AND the grip
+                # (scripted 16676, 45291: 0.36-0.64 g over the roof); a roof alone rests
+                # at its own mass (47971, 48862, 24203: a roof let go slid off after
+                # 300 ms, unfelt). A touch whose wandering press weighs a roof has not
+                # dropped from a push to get there (19626: 1.1 g below its peak).
+                if (hi <= self._r + (self._tol(self._r) >> 1)
+                        and self._peak - hi >= self._release + self._release):
+                    self._sl_4 = d
         return False
 
     def _onto_platform(self, dn):
