@@ -1395,14 +1395,8 @@ class Detector:
         # hand's touch: a tipping roof loses its first 10 % slowly, the loss growing as the
         # square of the time, and a conversion can catch that start; a hand's wander goes up
         # as well as down. Held-out game 2908: 108.05, 108.04, 107.94 g, then the slide)
-        strict = hi - lo <= self._band or (a == lo and _absdiff(b, c) <= self._band
-                                           and hi - a <= self._band + self._hand)
-        # (a rest of the roof alone: no more than half its tolerance over its mass, two
-        # releases below the push's peak, and come down into from the conversion before;
-        # see below)
-        alone = (hi <= self._r + (self._tol(self._r) >> 1) and d > hi
-                 and self._peak - hi >= self._release + self._release)
-        if ((strict or (alone and hi - lo <= self._band + self._hand))
+        if ((hi - lo <= self._band or (a == lo and _absdiff(b, c) <= self._band
+                                       and hi - a <= self._band + self._hand))
                 and dn <= a - self._hand and self._near(a, self._r)
                 and self._peak - a >= self._release and not self._regrip):
             self._sl_k = 1
@@ -1425,15 +1419,9 @@ class Detector:
                 # 48862, 24203: a roof let go slid off after 300 ms, unfelt). A touch whose
                 # wandering press weighs a roof has not dropped from a push to get there
                 # (19626: 1.1 g below its peak).
-                if alone and strict:
+                if (hi <= self._r + (self._tol(self._r) >> 1) and d > hi
+                        and self._peak - hi >= self._release + self._release):
                     self._sl_4 = d
-            if not strict:
-                # A roof just let go rings (the tower sways at 6-15 Hz, up to 1 g, for
-                # 60-200 ms): its conversions may lie 0.1-0.25 g apart for 300 ms. Such a
-                # rest of the roof alone will do when the fall then takes three conversions
-                # (a take-back lifts within two, 40-120 ms; 50458, 13704, 33872, 23304), not
-                # for the two-conversion forms above.
-                self._sl_4 = _NEVER
         return False
 
     def _onto_platform(self, dn):
