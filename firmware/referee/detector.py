@@ -532,7 +532,7 @@ class Detector:
         self._lowest = 0        # deepest median below the resting level
         self._dip_sum = 0       # raw samples of the present drop: sum, count
         self._dip_cnt = 0
-        self._jolt = False      # the accelerometer woke during a drop that began quietly
+        self._jolt = 0          # the accelerometer woke during a drop that began quietly (1, 2)
         self._cthr = self._margin
         self._above_t = t       # last time the level was not below the resting level
         self._dlow = y - self._base
@@ -963,15 +963,20 @@ class Detector:
             self._dip_max = self._dip_n
         quiet = self._acc_idle >= self._acc_hold
         if (self._dip_quiet and self._acc_idle == 0 and self._dip_n >= 2 and -d >= self._min_place
-                and not self._rested_allowed()
-                and (not self._raw_win or self._act1 >= self.acc_thr_mg + self.acc_floor_mg)):
+                and not self._rested_allowed()):
             # Something landed: the table was still when the load began to fall (by a
-            # piece's mass at least by now). (10 SPS: felt the accelerometer's floor above
-            # the activity threshold: its noise and the tracked rest's error reach 25 mg now
-            # and then; scripted 42577: 26 mg during Rhino Hero's owed lift, taken for cards
-            # landing. A roof's slide jolts 33-36 mg and more, this reading measured against
-            # a rest already moved a little towards it.)
-            self._jolt = True
+            # piece's mass at least by now). 2: felt the accelerometer's floor above the
+            # activity threshold: its noise and the tracked rest's error reach 25 mg now
+            # and then (scripted 42577 at 10 SPS, 47497 and 49191 at 80 SPS: 25-26 mg
+            # during Rhino Hero's owed lift, taken for cards landing). A roof's slide jolts
+            # 33-36 mg and more, this reading measured against a rest already moved a
+            # little towards it. 1 (80 SPS): a weaker reading, enough to decide a drop
+            # beyond what may be lifted without waiting for the table to be quiet, not to
+            # make a lift that matches an allowance a fall (10 SPS: nothing).
+            if self._act1 >= self.acc_thr_mg + self.acc_floor_mg:
+                self._jolt = 2
+            elif not self._raw_win and not self._jolt:
+                self._jolt = 1
         if self._impact_after_drop(t, dn):
             return True
         drop = -d
@@ -1000,7 +1005,7 @@ class Detector:
                 # Maybe legitimate (Rhino Hero lifted, a piece taken back): a collapse if the
                 # cards are felt landing, or if the level comes to rest at a drop that matches
                 # neither.
-                if (self._jolt and self._dip_n >= self._long_n_drop
+                if (self._jolt == 2 and self._dip_n >= self._long_n_drop
                         and self._one_sided(self._margin)):
                     return True
                 if self._cn >= self._rest_n and self._ct > self._dip_t and quiet:
@@ -1156,7 +1161,7 @@ class Detector:
         """A drop below the resting level begins: what may it legitimately be?"""
         self._dip_t = self._above_t
         self._dip_quiet = self._acc_idle >= self._acc_hold
-        self._jolt = False
+        self._jolt = 0
         self._dip_sum = 0
         self._dip_cnt = 0
         self._over_n = 0
