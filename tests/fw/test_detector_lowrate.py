@@ -356,6 +356,26 @@ def test_10sps_cards_on_the_platform_some_bounced_off_are_a_collapse():
             assert len(col) == 1 and col[0][2] == onset, (seed, back, col, onset)
 
 
+def test_10sps_cards_falling_onto_the_platform_over_four_conversions_are_a_collapse():
+    # (scripted 50591, 50268) As in the test of a roof falling onto the platform before it
+    # was weighed, but the fall takes four conversions: the roof loses its first grams
+    # slowly as it tips (0.3 g twice; 50591: the rest 4.19, then 3.97, 3.86, 1.34, 0.15 g),
+    # or the cards are in the air for a whole conversion, the load flat at its low before
+    # the impact (50268: 4.69, 4.32, 4.32, then 3.27, -0.03, -0.00 and +11.6 g; here the
+    # rest rings 0.2 g, too much for a slide's rest). A collapse, onset the last resting
+    # conversion (three falling conversions were the most: missed). Noise, spikes and
+    # drift.
+    for seed in (211, 212, 213):
+        for shape in ((-0.22, -0.11, -2.5, -1.2, 9.0, -4.97), (-1.0, -3.8, 0.05, 11.0, -6.25)):
+            g, onset = _roof_then_onto_platform(seed, 0.0)
+            g.steps[-4:] = [(onset + 50 + 100 * i, s) for i, s in enumerate(shape)]
+            if shape[2] > 0:
+                g.steps += [(onset - 250, 0.2), (onset - 150, -0.2)]
+                g.steps.sort()
+            col = _collapses(g)
+            assert len(col) == 1 and col[0][2] == onset, (seed, shape, col, onset)
+
+
 def test_10sps_a_roof_onto_the_platform_right_after_a_touch_is_a_collapse():
     # (held-out game 18940) A hand touches the tower (15 g, no piece) and lets go; 300 ms
     # later, before that episode settled, the next hand brings a roof with a 20 g press and
