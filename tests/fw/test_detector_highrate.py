@@ -651,8 +651,8 @@ def _roof_creeping_off_under_a_hand(seed, ring=0.0):
 
 
 def test_a_roof_creeping_off_under_a_hand_is_decided_on_its_run_of_new_lows():
-    # The medians below the rest band making new lows for 55 ms (five samples, half of them
-    # new lows, the newest too) and the newest raw sample past the calm margin (0.25 g): a
+    # The medians below the rest band for 55 ms (five samples), more than half of them new
+    # lows, the newest too, and the newest raw sample past the calm margin (0.25 g): a
     # take-back's ring goes down past the old level for a quarter period at most (6 Hz: 42
     # ms, and the median's sample), a roof tipping off keeps going. Decided 170 ms after
     # the onset or sooner in most noise draws (195-232 ms without the rule, where the raw
