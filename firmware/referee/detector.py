@@ -222,6 +222,10 @@ class Detector:
         # A fall that lasts longer than half a period of the slowest table shake (8 Hz);
         # at low rates a conversion averages the shake away and this test is not used.
         self._dec_k = _ms_to_n(75, sps) + 1 if sps > 20 else 1 << 20
+        # A run of new lows below the rest band longer than a quarter period of the slowest
+        # tower ring (6 Hz: 42 ms) and the median's sample: a take-back's ring goes down
+        # past the old level for at most that (80 SPS; at low rates never counted).
+        self._sub_k = _ms_to_n(55, sps) if sps > 20 else 1 << 20
         # Ringing settle test (see _episode): the last settle window in two halves.
         rn = self._settle_n if self._settle_n >= 8 else 0
         self._rn = rn
@@ -540,6 +544,7 @@ class Detector:
         self._rdec = 0          # ... raw samples, each below the one before (10 SPS)
         self._sub_n = 0         # consecutive samples below the rest band, their raw sum
         self._sub_sum = 0
+        self._sub_dec = 0       # ... new lows counted before that run began
         self._calm = True       # the present drop began on a calm table (no hand, no shake)
         self._dec_miss = 0
         # A hand on the tower: when last seen (kept across episodes: a hand that rested long
@@ -901,6 +906,8 @@ class Detector:
         # How long the level has been below the rest band without a break (and the raw
         # samples' sum; capped: the test needs a few samples, sums stay small ints).
         if d < -self._rb:
+            if self._sub_n == 0:
+                self._sub_dec = self._dec_n - 1
             if self._sub_n < 64:
                 self._sub_n += 1
                 self._sub_sum += dn
@@ -929,7 +936,11 @@ class Detector:
         # (Or one median below the rest band, the newest raw sample past the margin
         # after a hand, 0.8 g: more than a touch let go or a piece taken back rings)
         if (self._sub_n >= 1 and (self._sub_n >= 2 or dn < -self._hand_margin)
-                and dn < -self._cfall and self._dec_n >= self._dec_k
+                and (dn < -self._cfall
+                     or (self._sub_n >= self._sub_k and self._dec_miss == 0
+                         and 2 * (self._dec_n - self._sub_dec) > self._sub_n
+                         and dn < -self._margin))
+                and self._dec_n >= self._dec_k
                 and self._rpeak >= self._w + self._push_c
                 and not (self._rhino_on and self._expect_rhino) and self._past_wall(t, dn)
                 and not self._grip_lift(t)
