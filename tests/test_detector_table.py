@@ -416,3 +416,21 @@ def test_cards_that_fall_onto_the_platform_over_four_conversions_are_a_fall(seed
     # (three falling conversions were the most).
     r = play_game(seed, sps=10)
     assert r.false_collapses == 0 and r.detected_ms is not None, (seed, r.events)
+
+
+@pytest.mark.parametrize("seed", [26232, 27105])
+def test_rhino_heros_lift_after_a_hard_touch_let_go_to_the_old_level_is_no_fall(seed):
+    # Scripted games, 10 SPS: a hand touched the tower hard (3.9 and 19 g, more than a wall
+    # and 2 g, the table still), let go, the load rested at the old level for 300-700 ms,
+    # and Rhino Hero was lifted in the same episode: taken for a hand that brought a piece,
+    # whose Rhino Hero's mass lost is a roof that fell. The hand left nothing.
+    r = play_game(seed, sps=10)
+    assert r.false_collapses == 0, (seed, r.events)
+
+
+def test_a_roof_just_weighed_gripped_firmly_and_taken_back_is_no_fall():
+    # Scripted game 2172, 10 SPS: a roof let go, weighed, then gripped 3.5 g (1.7 g over a
+    # light wall's 1.78 g: a wall and a push of 1.5 g) and taken back to the old level:
+    # taken for a wall brought, no allowance, a fall. A grip that presses less than a wall
+    # and 2 g onto a roof just weighed is a grip on that roof, as at 80 SPS.
+    assert play_game(2172, sps=10).false_collapses == 0

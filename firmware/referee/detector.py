@@ -518,6 +518,7 @@ class Detector:
         self._relpk = 0         # ... since a hand last came back (the release's reference)
         self._plat = 0          # a level the load rested at after the hand let go ...
         self._plat_ok = False   # ... (seen), from which a hand may come back: a re-grip
+        self._plat0 = False     # (10 SPS) ... at the old level: the hand brought nothing
         self._regrip = False    # a hand came back to a piece it had let go
         self._pl_t = _NEVER     # (80 SPS) the level last at a rest after a release (_slid_off)
         self._bk_t = _NEVER     # a hand last pressed a piece onto a roof let go (see _settled)
@@ -644,6 +645,8 @@ class Detector:
                 if lv <= self._peak - self._release:
                     self._plat = lv
                     self._plat_ok = True
+                    if self._raw_win and -self._min_place < lv < self._min_place:
+                        self._plat0 = True
             elif (self._plat_ok and d > self._plat + self._hand
                     and self._acc_idle >= self._acc_hold):
                 self._plat_ok = False
@@ -1606,7 +1609,7 @@ class Detector:
         return dn < -self._cfall - w - self._tol(w)
 
     def _grip_lift(self, t):
-        """(80 SPS, with an accelerometer) A roof last (settled within remove_ms), and the
+        """(With an accelerometer) A roof last (settled within remove_ms), and the
         hand pressed less than a wall and 2 g above it: a grip on that roof to lift it, not a
         hand bringing a wall. Fingers that close on a card to lift it press it 0.3-3 g, up to
         4 g with a hand's tremor and wander; a hand that sets a wall down adds the wall and
@@ -1614,8 +1617,10 @@ class Detector:
         1.5 g (held-out 2823, 6488, 7358, 12699, 16977, 21434: grips of 3.3-3.8 g, 1.5-1.7 g
         above the wall, lifted: taken for a wall brought and sliding off). With the roof
         allowed, a slide under such a light push waits for its jolt or its depth past the
-        roof (the other hands' slides all pushed 2.7 g or more beyond their wall)."""
-        return (self.accel and not self._raw_win and self._last_ev == ROOF
+        roof (the other hands' slides all pushed 2.7 g or more beyond their wall). At 10 SPS
+        too: scripted 2172, a roof let go, weighed, gripped again 3.5 g (1.7 g above a
+        1.78 g wall) and taken back, was a fall with no allowance."""
+        return (self.accel and self._last_ev == ROOF
                 and t - self._last_t <= self.remove_ms
                 and self._rpeak < self._w + self._push_c + self._push_c // 3)
 
@@ -1658,7 +1663,7 @@ class Detector:
             self._hand_t = self._t1
         else:
             ev = self._classify(step, t)
-            if (ev == RHINO_LIFT and self._rpk_q
+            if (ev == RHINO_LIFT and self._rpk_q and not self._plat0
                     and self._rpeak > self._w + self._push_c + self._push_c // 3):
                 # Rhino Hero's mass lost after a hand pressed more than a wall and 2 g onto
                 # the tower with the table still: that hand brought a piece, and fingers
@@ -1666,7 +1671,11 @@ class Detector:
                 # it brought, so the level cannot end below where it began. A roof fell
                 # (bots' games 1770, 3251 at 10 SPS, 2787 at 80 SPS with a 14-18 g press:
                 # a roof slides off as a piece is set on it; the roof weighs what Rhino
-                # Hero weighs, or he went with it).
+                # Hero weighs, or he went with it). (10 SPS: not when the load rested
+                # at the old level after the press, less than half a wall off: that hand
+                # let go and left nothing, a hard touch, and Rhino Hero lifted later in the
+                # same episode is his move; scripted 26232, 27105: a 3.9-19 g touch, the
+                # old level for 300-700 ms, then his lift.)
                 self._collapsed()
                 return
         if self._regrip or (self._raw_win and step >= self._min_place
