@@ -16,14 +16,15 @@ from referee import detector
 NAMES = detector.EVENT_NAMES
 
 
-def run(gen, sps=80, accel=True, expect_rhino_at=None, jolts=()):
+def run(gen, sps=80, accel=True, expect_rhino_at=None, jolts=(), rhino_owed=False):
     """Feed ``gen``'s samples to a new Detector (no accelerometer: zeros); Rhino Hero's move
-    owed from ``expect_rhino_at`` on; ``jolts``: (t0, t1, mg) windows, mg added to the
-    accelerometer's z reading of the samples at t0 <= t < t1."""
+    owed from ``expect_rhino_at`` on, or before every sample with ``rhino_owed`` (a referee
+    that owes it all along tells the detector again after each event); ``jolts``: (t0, t1,
+    mg) windows, mg added to the accelerometer's z reading of the samples at t0 <= t < t1."""
     d = detector.Detector(gen.cal, sps=sps, accel=accel)
     out = []
     for t, raw, ax, ay, az in gen.samples():
-        if expect_rhino_at is not None and t == expect_rhino_at:
+        if rhino_owed or (expect_rhino_at is not None and t == expect_rhino_at):
             d.expect_rhino(True)
         for t0, t1, mg in jolts:
             if t0 <= t < t1:

@@ -3,12 +3,9 @@ with noise, spikes and drift (the 80 SPS ones are in test_detector_highrate.py).
 CPython (pytest) and on the MicroPython unix port (tests/fw/run.py).
 """
 
-from referee import detector
 from tracegen import Gen
 
-from detrun import run
-
-NAMES = detector.EVENT_NAMES
+from detrun import names, run
 
 
 def _events(g, accel=True, jolts=None):
@@ -315,13 +312,7 @@ def test_10sps_a_hand_pressing_after_rhino_hero_was_lifted_is_no_landing():
             g.lift(5.5, carry=carry, back=False)
             g.place(5.5, press=8.0, hold=400)
             g.idle(2000)
-            d = detector.Detector(g.cal, sps=10)
-            ev = []
-            for t, raw, ax, ay, az in g.samples():
-                d.expect_rhino(True)
-                e = d.feed(t, raw, ax, ay, az)
-                if e and NAMES[e] != "bump":
-                    ev.append(NAMES[e])
+            ev = names(run(g, sps=10, rhino_owed=True)[0])
             assert ev[:6] == ["wall", "roof", "wall", "roof", "wall", "rhino"], (seed, carry, ev)
             assert "collapse" not in ev, (seed, carry, ev)
 
@@ -671,12 +662,6 @@ def test_10sps_rhino_hero_lifted_after_a_hard_touch_let_go_to_the_old_level_is_n
             g.t = t + 620 + rest
             g.lift(5.5, carry=800, back=False)
             g.idle(2000)
-            d = detector.Detector(g.cal, sps=10)
-            ev = []
-            for t, raw, ax, ay, az in g.samples():
-                d.expect_rhino(True)
-                e = d.feed(t, raw, ax, ay, az)
-                if e and NAMES[e] != "bump":
-                    ev.append(NAMES[e])
+            ev = names(run(g, sps=10, rhino_owed=True)[0])
             assert ev[:6] == ["wall", "roof", "wall", "roof", "wall", "rhino"], (seed, press, ev)
             assert "collapse" not in ev and "rhino_lift" in ev, (seed, press, rest, ev)
