@@ -193,6 +193,10 @@ class Detector:
         self._release = int(self.release_g * g)
         self._plat_c = int(self.platform_g * g)
         self._push_c = int(self.push_g * g)
+        # A hand that presses more than a wall and 2 g onto the tower brings a piece: fingers
+        # gripping a card to take it back press it 0.3-3 g, a hand setting a wall down adds
+        # the wall and pushes 1.5 g and more (see _grip_lift, _settled, _slid_off).
+        self._bring_c = w + self._push_c + self._push_c // 3
         self._impact = int(self.impact_g * g)
         self._fall = int(self.fall_g * g)
         # (10 SPS with an accelerometer: a raw conversion an impact's depth below leaves rest,
@@ -663,7 +667,7 @@ class Detector:
                 self._rlow = dn
             if (self._raw_win and self._rpeak - self._rlow >= self._release
                     and _absdiff(self._rlow, self._r) <= self._tol(self._r)
-                    and dn - self._rlow > self._w + self._push_c + self._push_c // 3):
+                    and dn - self._rlow > self._bring_c):
                 # (10 SPS) A roof let go rests on the tower (the load a roof's mass above the
                 # old level, within its tolerance, a release below the push's peak: a hand
                 # still pushing wanders at no particular level, bots' game 3388) and a hand
@@ -748,7 +752,7 @@ class Detector:
         if d >= p - rr:
             if self._pl_t != _NEVER:
                 self._pl_t = t      # (still at that level, ringing)
-                if (d - p > self._w + self._push_c + self._push_c // 3
+                if (d - p > self._bring_c
                         and _absdiff(p, self._r) <= self._tol(self._r)):
                     # A roof let go rests on the tower at its own mass (a hand still
                     # pushing wanders at no particular level) and a hand presses more than
@@ -1622,7 +1626,7 @@ class Detector:
         1.78 g wall) and taken back, was a fall with no allowance."""
         return (self.accel and self._last_ev == ROOF
                 and t - self._last_t <= self.remove_ms
-                and self._rpeak < self._w + self._push_c + self._push_c // 3)
+                and self._rpeak < self._bring_c)
 
     def _tol(self, m):
         # Classification tolerance: 6 % of the mass (pieces of a set differ by 2 %, learned
@@ -1664,7 +1668,7 @@ class Detector:
         else:
             ev = self._classify(step, t)
             if (ev == RHINO_LIFT and self._rpk_q and not self._plat0
-                    and self._rpeak > self._w + self._push_c + self._push_c // 3):
+                    and self._rpeak > self._bring_c):
                 # Rhino Hero's mass lost after a hand pressed more than a wall and 2 g onto
                 # the tower with the table still: that hand brought a piece, and fingers
                 # lifting Rhino Hero grip him lightly and lift; it takes back at most what
