@@ -292,6 +292,19 @@ def test_10sps_cards_on_the_platform_a_little_above_the_resting_roof_are_a_colla
         assert len(col) == 1 and col[0][2] == onset, (seed, col, onset)
 
 
+def _rhino_on_a_wall(seed):
+    """10 SPS, noise, spikes and drift: two floors and a wall, then Rhino Hero set on it
+    (5.5 g, a 3 g press) and left 1.5 s: the events wall, roof, wall, roof, wall, rhino."""
+    g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
+    g.idle(1500)
+    g.floors(2)
+    g.place(2.2)
+    g.idle(1200)
+    g.place(5.5, press=3.0, hold=300)
+    g.idle(1500)
+    return g
+
+
 def test_10sps_a_hand_pressing_after_rhino_hero_was_lifted_is_no_landing():
     # (held-out games 16797, 19686) Rhino Hero, his move owed, is lifted (his mass lost in
     # one conversion: an allowed drop), and 200-300 ms later a hand sets him down again
@@ -302,13 +315,7 @@ def test_10sps_a_hand_pressing_after_rhino_hero_was_lifted_is_no_landing():
     # press holds). Noise, spikes and drift.
     for seed in range(1, 9):
         for carry in (200, 250, 300):
-            g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
-            g.idle(1500)
-            g.floors(2)
-            g.place(2.2)
-            g.idle(1200)
-            g.place(5.5, press=3.0, hold=300)
-            g.idle(1500)
+            g = _rhino_on_a_wall(seed)
             g.lift(5.5, carry=carry, back=False)
             g.place(5.5, press=8.0, hold=400)
             g.idle(2000)
@@ -650,13 +657,7 @@ def test_10sps_rhino_hero_lifted_after_a_hard_touch_let_go_to_the_old_level_is_n
     # stood. Noise, spikes and drift.
     for seed in range(1, 7):
         for press, rest in ((5.0, 300), (12.0, 350), (19.0, 300)):
-            g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
-            g.idle(1500)
-            g.floors(2)
-            g.place(2.2)
-            g.idle(1200)
-            g.place(5.5, press=3.0, hold=300)
-            g.idle(1500)
+            g = _rhino_on_a_wall(seed)
             t = g.t
             g.parts.append((t, t + 60 + 500 + 60, "press", press, 60, 500, 0.0))
             g.t = t + 620 + rest
