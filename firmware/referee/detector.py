@@ -1029,15 +1029,9 @@ class Detector:
                 if self._cn >= self._rest_n and self._ct > self._dip_t and quiet:
                     if self._near_allow(drop, self._al_rh) or self._near_allow(drop, self._al_take):
                         return False
-                    if (self._al_take and self._pair_t == self._last_t and not self._raw_win
-                            and (self._near(drop, self._w)
-                                 or self._near(drop, self._al_take - self._w))):
-                        # (80 SPS) The last level was weighed as a wall and a roof at once
-                        # (or two walls: a wall and a press, held-out 47122), and the load
-                        # rests a wall, or a roof's excess over a wall, lower:
-                        # the hand's press let go (a roof and a press, two walls and a
-                        # press: one piece fewer than weighed). A wall alone falling is no
-                        # collapse either; every collapse loses a roof or more.
+                    if not self._raw_win and self._pair_let_go(drop):
+                        # (80 SPS) A wall alone falling is no collapse either; every
+                        # collapse loses a roof or more.
                         return False
                     if (self._raw_win and not self._jolt and self._dip_quiet
                             and self._rpeak <= self._hand and drop < allow - self._tol(allow)
@@ -1565,25 +1559,29 @@ class Detector:
                     or self._near(s, self._last_step))
         return False
 
-    def _eased(self, s):
-        # (10 SPS) A drop of ``s`` (counts) is the rest a hand's steady press weighed with
-        # the piece eased off to (the drop _check_collapse let pass: less than the allowed
-        # piece, the table still, the load never above the old level): the new level, the
-        # piece still there, lighter by the press (held-out 37299, 41272: a touch 1-2 s
-        # later, before a long rest, and the level under the weighed one was a collapse).
-        # Rhino Hero's mass is his lift, classified as such.
+    def _pair_let_go(self, s):
+        # (80 SPS) The last level was weighed as two pieces at once (a wall and a roof, or two
+        # walls) and a drop of ``s`` (counts) is a wall, or the pair's excess over a wall: a
+        # hand's steady press weighed as a piece let go (two walls and a press weigh a wall
+        # and a roof, a wall and a press two walls: one piece fewer than weighed; held-out
+        # 36196, 47122).
         a = self._al_take
+        return (a and self._pair_t == self._last_t
+                and (self._near(s, self._w) or self._near(s, a - self._w)))
+
+    def _eased(self, s):
+        # A drop of ``s`` (counts) is the rest a hand's steady press weighed with the piece
+        # eased off to: the new level, the piece still there, lighter by the press; no event.
+        # Rhino Hero's mass is his lift, classified as such. (80 SPS: see _pair_let_go;
+        # before, such a level no piece explains held until the next hand, whose let-go then
+        # fell past it.) (10 SPS: the drop _check_collapse let pass: less than the allowed
+        # piece, the table still, the load never above the old level; held-out 37299, 41272:
+        # a touch 1-2 s later, before a long rest, and the level under the weighed one was a
+        # collapse.)
         if not self._raw_win:
-            # (80 SPS) The last level was weighed as two pieces at once and the load rests
-            # a wall, or the pair's excess over a wall, lower: a hand's steady press weighed
-            # as a piece let go (two walls and a press weigh a wall and a roof, a wall and
-            # a press two walls; the collapse test lets it pass the same way). It settles
-            # as the new level, the piece lighter by the press: no event (held-out 36196,
-            # 47122: a level no piece explains held until the next hand, whose let-go then
-            # fell past it). Rhino Hero's mass is his lift.
-            return (a and self._pair_t == self._last_t and not self._near2(s, self._rh)
-                    and (self._near(s, self._w) or self._near(s, a - self._w)))
-        return (self._raw_win and a and not self._jolt and self._dip_quiet
+            return self._pair_let_go(s) and not self._near2(s, self._rh)
+        a = self._al_take
+        return (a and not self._jolt and self._dip_quiet
                 and not self._near2(s, self._rh)
                 and self._rpeak <= self._hand and s < a - self._tol(a)
                 and self._last_step - s >= self._min_place)
