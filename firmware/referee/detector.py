@@ -1136,8 +1136,8 @@ class Detector:
         # (And on the second median below the rest band, any step smaller than the one
         # before: a touch let go swings down through the old level at the pace of its
         # release and slows into its first trough there (held-out 18618, 20422, 20928,
-        # 50986: steps 0.35-0.75 of the one before, the raw sample 0.01-0.03 g past the
-        # 0.5 g depth); a roof creeping off has been below the band longer by then, and
+        # 50986: steps 0.35-0.75 of the one before, the raw sample under 0.015 g past
+        # the 0.5 g depth); a roof creeping off has been below the band longer by then, and
         # a tower going through the old level is past the after-hand margin.)
         step = self._ndev - dn
         prev = self._ndev2 - self._ndev
