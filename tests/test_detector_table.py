@@ -434,3 +434,23 @@ def test_a_roof_just_weighed_gripped_firmly_and_taken_back_is_no_fall():
     # taken for a wall brought, no allowance, a fall. A grip that presses less than a wall
     # and 2 g onto a roof just weighed is a grip on that roof, as at 80 SPS.
     assert play_game(2172, sps=10).false_collapses == 0
+
+
+@pytest.mark.parametrize("seed", [22795, 30234])
+def test_rhino_heros_lift_after_his_set_down_was_misweighed_is_no_fall(seed):
+    # Scripted games, 10 SPS: Rhino Hero's first, owed set-down weighed as two walls
+    # (22795) or as a roof (30234), so not on the tower for the detector; his next owed
+    # lift, quiet and of his mass, had no allowance and was a fall. A piece other than him
+    # weighed during his owed move while he is not on the tower may be him.
+    r = play_game(seed, sps=10)
+    assert r.false_collapses == 0, (seed, r.events)
+
+
+@pytest.mark.parametrize("seed", [36248, 41272])
+def test_rhino_heros_lift_owed_by_a_roof_the_referee_counted_behind_is_no_fall(seed):
+    # Scripted games, 10 SPS: a roof taken back, then the next roof's rhino symbol went to
+    # it (36248), or a roof weighed as two walls put the referee's symbols one roof behind
+    # (41272: four walls since a roof): the referee owed no move, and Rhino Hero's lift
+    # after the roof had no allowance. After such a roof his lift is allowed.
+    r = play_game(seed, sps=10)
+    assert r.false_collapses == 0, (seed, r.events)

@@ -346,6 +346,8 @@ class Detector:
         self._walls_since_roof = 0
         self._ws_before = 0
         self._owed_before = False   # Rhino Hero's move was owed when the last piece was booked
+        self._rh_maybe = False  # a piece booked during his owed move while he was not on: him?
+        self._owed_late = False  # his move may still be owed though the referee counts it ended
         self._placed = 0
 
     # -- the per-sample path ---------------------------------------------------------------------
@@ -1193,7 +1195,8 @@ class Detector:
         # and is no hand: scripted 42528, a 5.45 g bump, then Rhino Hero lifted)
         brought = self._rpeak >= self._w + self._push_c and (self._rpk_q or not self._raw_win)
         rh = 0
-        if self._rhino_on and (self._expect_rhino or (grabbed and not brought)):
+        if (self._rhino_on or self._rh_maybe) and (self._expect_rhino or self._owed_late
+                                                    or (grabbed and not brought)):
             rh = self._rh
         take = 0
         # The piece just placed, taken back by a hand that gripped it; a wall that was the
@@ -1819,6 +1822,8 @@ class Detector:
                     c_take += 256    # the turn has passed: nobody takes that piece back
             if c_rh <= 512 and c_rh <= c_take:
                 self._rhino_on = False
+                self._rh_maybe = False
+                self._owed_late = False
                 self._last_t = _NEVER
                 self._last_ev = RHINO_LIFT   # (he is in a hand: see _best)
                 return RHINO_LIFT
@@ -1887,10 +1892,25 @@ class Detector:
                 # in sets where he weighs little more than a wall (held-out 30040, 35653: lifted
                 # 13-100 ms after the report).
                 self._hand_t = self._t1 - self.grab_ms + _HELD_MS
+        # (10 SPS) A roof weighed while his move is owed right after a roof was taken back
+        # (the symbol, pressed as this roof was set down, went to the roof taken back, which
+        # the referee still counts), or after more than two walls since a roof (one of them
+        # most likely a misweighed roof: the referee's symbols then run one roof behind):
+        # this roof's symbol may owe his move while the referee counts none owed. His lift
+        # before the next piece is no fall (scripted 36248, 41272: lifted 4-5 s later).
+        self._owed_late = self._raw_win and code == ROOF and (
+            (self._expect_rhino and self._last_ev == ROOF and self._last_t == _NEVER)
+            or self._walls_since_roof > 2)
         self._last_t = t
         self._last_ev = code
         self._last_step = s
         self._owed_before = self._expect_rhino
+        if self._raw_win and code != RHINO and self._expect_rhino and not self._rhino_on:
+            # (10 SPS) His move owed, he is not on the tower, and something else was
+            # weighed: it may have been him, misweighed (a set where he weighs about two
+            # walls or a roof); the player lifts him on a later owed turn, and that lift
+            # is no fall (scripted 22795, 30234, 64102, 67747).
+            self._rh_maybe = True
         if code == WALL:
             self._walls_since_roof += 1
         elif code == WALLS2:
@@ -1901,6 +1921,7 @@ class Detector:
             self._expect_rhino = False   # the move stays owed only until a roof lands
         else:
             self._rhino_on = True
+            self._rh_maybe = False
             self._expect_rhino = False
         self._placed += 1
         return code

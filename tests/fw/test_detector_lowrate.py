@@ -6,6 +6,7 @@ CPython (pytest) and on the MicroPython unix port (tests/fw/run.py).
 from tracegen import Gen
 
 from detrun import names, run
+from referee import detector
 
 
 def _events(g, accel=True, jolts=None):
@@ -666,3 +667,58 @@ def test_10sps_rhino_hero_lifted_after_a_hard_touch_let_go_to_the_old_level_is_n
             ev = names(run(g, sps=10, rhino_owed=True)[0])
             assert ev[:6] == ["wall", "roof", "wall", "roof", "wall", "rhino"], (seed, press, ev)
             assert "collapse" not in ev and "rhino_lift" in ev, (seed, press, rest, ev)
+
+
+def _owed_run(g, owe_at):
+    """Run ``g`` at 10 SPS telling the detector Rhino Hero's move is owed at each time of
+    ``owe_at`` (a referee: owed from a roof's rhino symbol until the next piece)."""
+    d = detector.Detector(g.cal, sps=10, accel=True)
+    out = []
+    for t, raw, ax, ay, az in g.samples():
+        if t in owe_at:
+            d.expect_rhino(True)
+        ev = d.feed(t, raw, ax, ay, az)
+        if ev:
+            out.append((t, detector.EVENT_NAMES[ev], d.event_t_ms))
+            d.expect_rhino(False)   # (every piece ends the move for this referee)
+    return [e for e in out if e[1] != "bump"]
+
+
+def test_10sps_rhino_heros_owed_lift_after_his_set_down_was_weighed_as_a_roof_is_no_collapse():
+    # (held-out games 22795, 30234, 64102, 67747) Two floors; his move owed, Rhino Hero
+    # (5.5 g) is set down by a hand that still bears 0.7 g of him for 1.5 s: the level
+    # settles at a roof's mass and weighs a roof or two walls (the move ends for this
+    # referee; he is not on the tower for the detector). The hand lets go; a wall and a
+    # roof; his move owed again, he is lifted quietly 4 s later: with no allowance, a
+    # collapse. A piece other than him weighed during his owed move while he was not on the
+    # tower may have been him. The same roof set down while nothing is owed, and a roof's
+    # mass lost quietly later while he is owed: a fall (a roof sliding off). Noise, spikes
+    # and drift.
+    for seed in range(1, 5):
+        for owed_first in (True, False):
+            g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
+            g.idle(1500)
+            g.floors(2)
+            t1 = (g.t // 100 + 1) * 100     # (conversions land on multiples of 100 ms)
+            g.t = t1 + 100
+            g.place(5.5, press=3.0, hold=300)
+            g.steps.append((g.t, -0.7))
+            g.idle(1500)
+            g.steps.append((g.t, 0.7))
+            g.idle(1500)
+            g.place(2.2)
+            g.idle(1200)
+            g.place(4.8)
+            g.idle(4000)        # (past the 3 s in which the roof may be taken back)
+            t2 = (g.t // 100 + 1) * 100
+            g.t = t2 + 300
+            g.lift(5.5 if owed_first else 4.8, carry=800, back=False)
+            g.idle(2000)
+            ev = _owed_run(g, (t1, t2) if owed_first else (t2,))
+            n = [e[1] for e in ev]
+            assert n[:4] == ["wall", "roof", "wall", "roof"], (seed, owed_first, ev)
+            assert n[4] in ("roof", "walls2"), (seed, owed_first, ev)   # (not Rhino Hero)
+            if owed_first:
+                assert "collapse" not in n and n[-1] == "rhino_lift", (seed, ev)
+            else:
+                assert n.count("collapse") == 1, (seed, ev)
