@@ -374,13 +374,7 @@ def test_calm_drop_rule_ignores_a_tower_swaying():
 def _hand_on_roof_10sps(seed):
     """10 SPS, three floors, then a hand sets a wall (2.2 g) on the top roof with a 6 g push."""
     g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
-    g.idle(1500)
-    g.floors(3)
-    g.idle(900)
-    t0 = g.t
-    g.steps.append((t0 + 30, 2.2))
-    g.parts.append((t0, t0 + 620, "press", 6.0, 60, 500, 0.0))
-    return g, t0 + 560       # (when the push starts to let go)
+    return g, g.hand_on_top_roof()       # (when the push starts to let go)
 
 
 def test_10sps_roof_sliding_under_a_hand_setting_a_wall_decided_early():

@@ -139,13 +139,7 @@ def _three_floors_then_a_roof_sliding_under_a_hand(seed, wall_ms, roof_loss):
     ``wall_ms`` and the roof tips off, losing ``roof_loss`` grams over 150 ms, then the rest.
     Returns the trace and the onset."""
     g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
-    g.idle(1500)
-    g.floors(3)
-    g.idle(900)
-    t0 = g.t
-    g.steps.append((t0 + 30, 2.2))
-    g.parts.append((t0, t0 + 620, "press", 6.0, 60, 500, 0.0))
-    onset = t0 + 560
+    onset = g.hand_on_top_roof()
     g.parts.append((onset, onset + wall_ms, "dip", 2.2, wall_ms, 0))
     g.steps.append((onset + wall_ms, -2.2))
     g.parts.append((onset, onset + 150, "dip", roof_loss, 150, 0))

@@ -68,6 +68,17 @@ class Gen:
             self.place(self.cal.roof_g)
             self.idle(1200)
 
+    def hand_on_top_roof(self):
+        """Three floors, then a hand sets a wall on the top roof with a 6 g push held 500 ms.
+        Returns when the push starts to let go; the caller writes what follows."""
+        self.idle(1500)
+        self.floors(3)
+        self.idle(900)
+        t0 = self.t
+        self.steps.append((t0 + 30, self.cal.wall_g))
+        self.parts.append((t0, t0 + 620, "press", 6.0, 60, 500, 0.0))
+        return t0 + 560
+
     def lift(self, grams, carry=800, back=True):
         """Rhino Hero: lifted, carried, set down again (when back)."""
         t = self.t
