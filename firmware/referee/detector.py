@@ -569,6 +569,7 @@ class Detector:
         self._ndev_q = self._acc_idle >= self._acc_hold
         self._ld_k = 0          # a landing's jolt seen this many readings ago (see _smash)
         self._sm_k = 0          # a one-conversion fall and its impact seen (see _smash)
+        self._sm_up = 0         # ... the impact's level (see _smash)
         self._sl_k = 0          # a resting roof's conversions falling in a row (see _slide)
         self._sl_1 = self._sl_2 = self._sl_3 = self._sl_4 = self._sl_prev = 0
         self._sl_t = t
@@ -1243,6 +1244,18 @@ class Detector:
         if not self._raw_win or not self.accel:
             return False    # (without an accelerometer a table shake looks just the same)
         k = self._sm_k
+        if ((k == 2 or 4 <= k <= 6)
+                and (_absdiff(dn, self._ndev) - self._band) * 16 > self._sm_up - dn):
+            # (a fall within one conversion and its impact seen, the level back: from the
+            # second conversion after the impact on, each conversion must lie within the
+            # settle band and a 16th of the impact's height over it of the one before.
+            # Cards that landed lie still on the cell at once (their ring dies within 20-60
+            # ms): 0.1-0.8 % of it apart. A bump's inertia is a damped 8-25 Hz ring on the
+            # load that the accelerometer, read once per conversion, may miss: its dip and
+            # its swing back read as the fall and the impact, and it may swing on by a
+            # quarter of that height as it dies away, the tower where it was.)
+            self._sm_k = 0
+            k = 0
         if 5 <= k <= 6:
             # (cards that landed lie lower by less than half a wall: some bounced off
             # the cell onto the table; the next two conversions must lie still, each
@@ -1334,6 +1347,7 @@ class Detector:
             a = self._act_now if self._act_now > self.acc_thr_mg else self.acc_thr_mg
             a = a if a < 2000 else 2000
             self._sm_k = 7 if -self._ndev > (self._kin * a) >> 5 else 1
+            self._sm_up = dn
             self._sm_t = self._ndev_t0
         elif (self._ndev < -self._w and dn > self._impact and self._act_now > self.acc_thr_mg
                 and self._ndev_q and self._ndev_t0 == self._ndev_tp and not self._sm_k):
@@ -1349,6 +1363,7 @@ class Detector:
             # 77-177 mg, then 0.0 g, were missed).
             self._sm_k = 3
             self._sm_t = self._ndev_t0
+            self._sm_up = dn
         if (self._ndev < -self._impact and dn > self._band and self._act_now >= self.bump_mg
                 and self._ndev_q and self._ndev_t0 == self._ndev_tp and not self._ld_k):
             # Cards that fell within one conversion (the table still: the load 1 g lower in

@@ -507,6 +507,26 @@ def test_10sps_a_landing_far_deeper_than_a_shake_then_the_tower_ringing_is_a_col
         assert col == [], (seed, col, t)
 
 
+def test_10sps_a_bump_whose_load_swings_on_after_its_swing_back_is_no_landing():
+    # (scripted 64080) A bump the accelerometer, read once per conversion, misses at first:
+    # a conversion a wall low (17 mg), one back above the old level by more than half that
+    # (37 mg), then the load swings on as the ring dies (-0.4, -0.07 g), the tower where it
+    # was. Cards that land lie still on the cell at once: from the second conversion after
+    # the impact on, each within the settle band and a 16th of the impact's height of the
+    # one before. Landings with that test still collapses: one that lies still at the old
+    # level, one whose cards partly went off the cell (lower, still), one that bounced back
+    # almost as high as it fell. Noise, spikes and drift.
+    for seed in (262, 265):
+        col, t = _shape_run(seed, (-2.2, 1.4, -0.4, -0.07, 0.0), {0: 17, 1: 37, 2: 41})
+        assert col == [], (seed, col, t)
+        for shape, jolts in (((-22.4, 3.1, 0.01, 0.01, 0.0), {0: 7, 1: 177, 2: 32}),
+                             ((-5.1, 4.7, -1.45, -1.47, -1.47), {0: 14, 1: 190}),
+                             ((-26.4, 25.4, 0.08, 0.015, 0.0), {1: 116, 2: 14, 3: 33})):
+            col, t = _shape_run(seed, shape, jolts)
+            assert len(col) == 1 and col[0][2] == t and col[0][0] <= t + 500, (
+                seed, shape, col, t)
+
+
 def test_10sps_a_steady_grip_weighed_as_two_walls_that_eases_off_is_no_collapse():
     # (held-out game 18505) A hand grips the tower (a roof last) and holds steady, 4.4 g:
     # weighed as two walls. It then eases its grip by 1.6 g over two conversions and holds
