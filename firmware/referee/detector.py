@@ -552,6 +552,7 @@ class Detector:
         self._sub_n = 0         # consecutive samples below the rest band, their raw sum
         self._sub_sum = 0
         self._sub_dec = 0       # ... new lows counted before that run began
+        self._rj = False        # a jolt felt above the old level during this run of new lows
         self._calm = True       # the present drop began on a calm table (no hand, no shake)
         self._dec_miss = 0
         # A hand on the tower: when last seen (kept across episodes: a hand that rested long
@@ -913,6 +914,13 @@ class Detector:
                 self._dec_n = 0
                 self._dec_miss = 0
                 self._dlow = d
+                self._rj = False
+        # (80 SPS) A roof that tips off jolts the table as its tipping ends and it starts to
+        # fall; a hand lifting a piece strikes nothing. Felt while the level is still falling
+        # towards the old level, the jolt marks the fall.
+        if (self._dec_n >= 2 and d > self._rb and not self._raw_win
+                and self._act_now >= self.acc_thr_mg + self.acc_floor_mg):
+            self._rj = True
         # How long the level has been below the rest band without a break (and the raw
         # samples' sum; capped: the test needs a few samples, sums stay small ints).
         if d < -self._rb:
@@ -944,12 +952,16 @@ class Detector:
                 self._dip_t = self._above_t
             return True
         # (Or one median below the rest band, the newest raw sample past the margin
-        # after a hand, 0.8 g: more than a touch let go or a piece taken back rings)
-        if (self._sub_n >= 1 and (self._sub_n >= 2 or dn < -self._hand_margin)
+        # after a hand, 0.8 g: more than a touch let go or a piece taken back rings;
+        # or, after a jolt felt in this run of new lows with the level still above the old
+        # one, the newest raw sample past the calm margin: a take-back rings, it does not
+        # strike the table, a roof ending its tipping does)
+        if (((self._sub_n >= 1 and (self._sub_n >= 2 or dn < -self._hand_margin)
                 and (dn < -self._cfall
                      or (self._sub_n >= self._sub_k and self._dec_miss == 0
                          and 2 * (self._dec_n - self._sub_dec) > self._sub_n
-                         and dn < -self._margin))
+                         and dn < -self._margin)))
+                or (self._rj and dn < -self._margin))
                 and self._dec_n >= self._dec_k
                 and self._rpeak >= self._w + self._push_c
                 and not (self._rhino_on and self._expect_rhino) and self._past_wall(t, dn)
