@@ -418,6 +418,16 @@ def test_cards_that_fall_onto_the_platform_over_four_conversions_are_a_fall(seed
     assert r.false_collapses == 0 and r.detected_ms is not None, (seed, r.events)
 
 
+def test_cards_that_land_after_a_fall_deeper_than_a_shake_and_lie_a_little_lower_are_a_fall():
+    # Scripted game 64458, 10 SPS: the tower (58.7 g) falls onto the platform within one
+    # conversion (12.4 g down, the table still) and lands in the next (11.6 g up, 65 mg),
+    # then lies 0.33, 0.44, 0.42, 0.35 g under the old level, still (some cards bounced
+    # off the platform onto the table): too deep for the calm test's margin (3 bands,
+    # 0.4 g) to be sure, too low for the deep landing's fourth conversion (0.25 g): missed.
+    r = play_game(64458, sps=10)
+    assert r.false_collapses == 0 and r.detected_ms is not None, r.events
+
+
 @pytest.mark.parametrize("seed", [26232, 27105])
 def test_rhino_heros_lift_after_a_hard_touch_let_go_to_the_old_level_is_no_fall(seed):
     # Scripted games, 10 SPS: a hand touched the tower hard (3.9 and 19 g, more than a wall

@@ -1317,8 +1317,12 @@ class Detector:
                     self._sm_k = 0
                     self._dip_t = self._sm_t
                     return True
-            elif k == 3 and -self._min_place < dn < 0:
-                self._sm_k = 5    # (the cards may lie a little lower: see k >= 5 above)
+            elif (k == 3 or k == 8) and -self._min_place < dn < 0:
+                # (the cards may lie a little lower: see k >= 5 above; after a fall deeper
+                # than a shake can press (k 7-8) the fourth conversion too: landed cards
+                # that bounced off the platform onto the table, scripted 64458: -12.4 g,
+                # +11.6 g, then -0.33, -0.44, -0.42 g, still)
+                self._sm_k = 5
             else:
                 self._sm_k = 0
         if self._ld_k:
