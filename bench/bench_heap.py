@@ -84,8 +84,9 @@ if rom != "-":
     vfs.mount(vfs.VfsRom(memoryview(img)), "/rom")
     sys.path.insert(0, "/rom")
 sys.path.insert(0, sys.argv[2])
-import machine, json, os, select, binascii
+import machine, json, os, select, binascii, micropython
 from array import array
+micropython.qstr_info()
 gc.collect()
 prev = gc.mem_alloc()
 for name in sys.argv[3].split(","):
@@ -94,6 +95,7 @@ for name in sys.argv[3].split(","):
     a = gc.mem_alloc()
     print("mod", name, a - prev)
     prev = a
+    micropython.qstr_info()    # "qstr pool: ..., n_str_data_bytes=S, n_total_bytes=T"
 '''
 
 BOOT = r'''
@@ -178,6 +180,27 @@ def run_mp(exe, *args):
     return r.stdout
 
 
+def read_modules(out, fig, key):
+    """Parse the MODULES script's lines into ``fig[key]`` ({mod: bytes}) and
+    ``fig[key + "_pool"]`` ({mod: bytes of qstr pool blocks allocated while it loaded}). The
+    pool grows in doubling blocks, so which module pays for a block depends on how many names
+    came before it: a lump that is not the module's own, and it may land on a different module
+    when loaded from files and in place."""
+    sizes, pools = fig.setdefault(key, {}), fig.setdefault(key + "_pool", {})
+    name, pool = None, None
+    for line in out.splitlines():
+        p = line.split()
+        if p[0] == "mod":
+            name = p[1]
+            sizes[name] = int(p[2])
+        elif line.startswith("qstr pool:"):
+            f = dict(kv.split("=") for kv in line[len("qstr pool:"):].replace(",", "").split())
+            now = int(f["n_total_bytes"]) - int(f["n_str_data_bytes"])
+            if name is not None:
+                pools[name] = now - pool
+            pool = now
+
+
 def measure(tmp, exe=None):
     """Per-module and object figures under ``exe`` (default: ``micropython_binary()``):
     {"bits": 32|64, "file": {mod: bytes}, "romfs": {...}, "boot": (bytes, [mods]),
@@ -191,18 +214,14 @@ def measure(tmp, exe=None):
     (tmp / "boot.py").write_text(BOOT)
     fig = {"order": order, "file": {}, "romfs": {}, "obj": [], "bits": word_bits(exe),
            "mpy": {n: (fw / "referee" / (n + ".mpy")).stat().st_size for n in names}}
-    for line in run_mp(exe, str(tmp / "modules.py"), "-", str(fw), ",".join(order)).splitlines():
-        p = line.split()
-        fig["file"][p[1]] = int(p[2])
+    read_modules(run_mp(exe, str(tmp / "modules.py"), "-", str(fw), ",".join(order)), fig, "file")
     img = romfs_image(fw, tmp)
     if img is not None:
         mach = tmp / "mach"
         mach.mkdir()
         (mach / "machine.py").write_text(FAKE_MACHINE)
-        for line in run_mp(exe, str(tmp / "modules.py"), str(img), str(mach),
-                           ",".join(order)).splitlines():
-            p = line.split()
-            fig["romfs"][p[1]] = int(p[2])
+        read_modules(run_mp(exe, str(tmp / "modules.py"), str(img), str(mach), ",".join(order)),
+                     fig, "romfs")
     flash = tmp / "flash"
     flash.mkdir()
     (tmp / "prelude.py").write_text(main_py_prelude())
