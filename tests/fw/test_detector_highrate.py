@@ -651,13 +651,7 @@ def _roof_creeping_off_under_a_hand(seed, ring=0.0):
     ``ring``: instead of the roof, the tower rings that much (6 Hz, going down first) after
     the wall is taken back. Returns the trace and the onset."""
     g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
-    g.idle(1500)
-    g.floors(3)
-    g.idle(900)
-    t0 = g.t
-    g.steps.append((t0 + 30, 2.2))
-    g.parts.append((t0, t0 + 620, "press", 6.0, 60, 500, 0.0))
-    onset = t0 + 560
+    onset = g.hand_on_top_roof()
     g.parts.append((onset, onset + 80, "dip", 2.2, 80, 0))
     g.steps.append((onset + 80, -2.2))
     if ring:
@@ -701,13 +695,7 @@ def _roof_tipping_off_with_the_wall_let_go(seed, jolt, ring=0.0):
     that much (6 Hz, down first), the table knocked (``jolt`` mg) 30 ms after the level is
     back. Returns the trace, the onset and the jolt's window."""
     g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
-    g.idle(1500)
-    g.floors(3)
-    g.idle(900)
-    t0 = g.t
-    g.steps.append((t0 + 30, 2.2))
-    g.parts.append((t0, t0 + 620, "press", 6.0, 60, 500, 0.0))
-    onset = t0 + 560
+    onset = g.hand_on_top_roof()
     if ring:
         g.parts.append((onset, onset + 100, "dip", 2.2, 100, 0))
         g.steps.append((onset + 100, -2.2))
