@@ -16,14 +16,16 @@ from referee import detector
 NAMES = detector.EVENT_NAMES
 
 
-def run(gen, sps=80, accel=True, expect_rhino_at=None, jolts=(), rhino_owed=False):
-    """Feed ``gen``'s samples to a new Detector (no accelerometer: zeros); Rhino Hero's move
+def run(gen, sps=80, accel=True, expect_rhino_at=None, jolts=(), rhino_owed=False,
+        samples=None):
+    """Feed ``gen``'s samples (or those of the generator function ``samples``, a test's own
+    shape on top of them) to a new Detector (no accelerometer: zeros); Rhino Hero's move
     owed from ``expect_rhino_at`` on, or before every sample with ``rhino_owed`` (a referee
     that owes it all along tells the detector again after each event); ``jolts``: (t0, t1,
     mg) windows, mg added to the accelerometer's z reading of the samples at t0 <= t < t1."""
     d = detector.Detector(gen.cal, sps=sps, accel=accel)
     out = []
-    for t, raw, ax, ay, az in gen.samples():
+    for t, raw, ax, ay, az in (samples or gen.samples)():
         if rhino_owed or (expect_rhino_at is not None and t == expect_rhino_at):
             d.expect_rhino(True)
         for t0, t1, mg in jolts:

@@ -473,13 +473,7 @@ def _touch_let_go(seed, under, fall_after=None, hz=6.0, ph=45, push=8.0, fall_ms
 
 def _events(seed, under, fall_after=None, **shape):
     g, samples = _touch_let_go(seed, under, fall_after, **shape)
-    d = detector.Detector(g.cal, sps=80, accel=True)
-    ev = []
-    for t, raw, ax, ay, az in samples():
-        e = d.feed(t, raw, ax, ay, az)
-        if e:
-            ev.append((t, NAMES[e], d.event_t_ms))
-    return ev
+    return _run(g, samples=samples)[0]
 
 
 def test_a_touch_let_go_that_rings_just_past_the_old_level_is_no_collapse():
