@@ -464,3 +464,15 @@ def test_rhino_heros_lift_owed_by_a_roof_the_referee_counted_behind_is_no_fall(s
     # after the roof had no allowance. After such a roof his lift is allowed.
     r = play_game(seed, sps=10)
     assert r.false_collapses == 0, (seed, r.events)
+
+
+@pytest.mark.parametrize("seed", [7411, 8550, 13144])
+def test_rhino_hero_lifted_after_a_grip_weighed_as_a_roof_and_a_wall_reset_is_no_fall(seed):
+    # Bots' games, 80 SPS: Rhino Hero's move owed and forgotten, a wall built, then the hand
+    # gripped that wall to take it back: the grip weighed as a roof (the referee counts it
+    # and owes no move), the wall lifted off (that "roof" taken back), the wall set again
+    # (the referee says again nothing is owed), and the player, reminded, lifted Rhino Hero
+    # 3-5 s later: his lift was a fall. After a roof taken back while his move was owed, he
+    # is still to be moved until the next roof lands, walls or not.
+    r = play_bots_game(players=4, seed=seed, sps=80)
+    assert not (r.extra or {}).get("collapse"), (seed, r.extra)

@@ -1878,6 +1878,15 @@ class Detector:
                     # moves him: his lift is no collapse, his setting down is his (bots' games
                     # 85, 583, 1364, 1940: lifted 1-2 s after a roof was taken back).
                     self._expect_rhino = True
+                    if ev == ROOF and not self._raw_win:
+                        # (80 SPS) ... and the referee says so again at the next wall, but
+                        # he is still to be moved, before the next roof: a hand's grip of a
+                        # wall to take it back, weighed as a roof while his move was owed,
+                        # then the wall lifted off, then set again (bots' games 7411, 8550,
+                        # 13144: he was lifted 3-5 s later, after the wall). His lift takes
+                        # his mass and the level rests there; a falling tower takes a roof
+                        # or more and does not rest at his mass: his allowance decides.
+                        self._owed_late = True
                 self._last_t = _NEVER
                 return REMOVED
             return SHIFT
@@ -1929,9 +1938,10 @@ class Detector:
         # most likely a misweighed roof: the referee's symbols then run one roof behind):
         # this roof's symbol may owe his move while the referee counts none owed. His lift
         # before the next piece is no fall (scripted 36248, 41272: lifted 4-5 s later).
-        self._owed_late = self._raw_win and code == ROOF and (
+        self._owed_late = (self._raw_win and code == ROOF and (
             (self._expect_rhino and self._last_ev == ROOF and self._last_t == _NEVER)
-            or self._walls_since_roof > 2)
+            or self._walls_since_roof > 2)) or (
+            not self._raw_win and self._owed_late and (code == WALL or code == WALLS2))
         self._last_t = t
         self._last_ev = code
         self._last_step = s
