@@ -360,6 +360,25 @@ def test_a_roof_that_rested_400_ms_and_slid_off_in_two_conversions_is_no_take_ba
     assert (r.detected_ms is not None) == fell, (seed, r.events)
 
 
+@pytest.mark.parametrize("seed", [9596, 12939])
+def test_a_roof_that_rested_two_conversions_and_slid_off_in_four_is_no_take_back(seed):
+    # Bots' games, 10 SPS: a roof let go rests two conversions at its own mass (the release
+    # still ringing in the one before), then tips and slides off over four conversions, each
+    # more than a hand's touch lower than the one before, to the old level, unfelt: it was
+    # reported as the roof taken back. A hand lifts a piece within 40-120 ms, which the
+    # conversions spread over three steps at most.
+    assert _no_collapse_error(seed, 10).truth.get("collapse") == 1
+
+
+@pytest.mark.parametrize("seed", [8259, 11729])
+def test_a_roof_weighed_on_a_roof_while_rhino_hero_is_owed_leaves_his_lift_owed(seed):
+    # Bots' games, 10 SPS: Rhino Hero's move owed, two walls set that weigh what a roof
+    # weighs in that set, weighed as a roof (no wall since the last roof): the roof ended
+    # his move for the detector, and the player's lift of him 3-5 s later, with no allowance,
+    # was a false collapse. No roof is set on a roof.
+    _no_collapse_error(seed, 10)
+
+
 @pytest.mark.parametrize("seed,fell", [(47971, True), (48862, True), (24203, True),
                                        (16676, False), (23934, False), (38021, False),
                                        (60497, False)])

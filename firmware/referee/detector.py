@@ -571,7 +571,8 @@ class Detector:
         self._ld_k = 0          # a landing's jolt seen this many readings ago (see _smash)
         self._sm_k = 0          # a one-conversion fall and its impact seen (see _smash)
         self._sm_up = 0         # ... the impact's level (see _smash)
-        self._sl_k = 0          # a resting roof's conversions falling in a row (see _slide)
+        self._sl_k = 0          # a resting roof's conversions falling in a row (see _slide;
+                                # from -3 up to 0 after a rest of two conversions)
         self._sl_1 = self._sl_2 = self._sl_3 = self._sl_4 = self._sl_prev = 0
         self._sl_t = t
         self._pf_k = 0          # a piece let go falling onto the platform (see _onto_platform)
@@ -1424,7 +1425,7 @@ class Detector:
             if dn <= self._sl_prev - self._hand:
                 self._sl_prev = dn
                 k += 1
-                if k >= 3 and dn < self._min_place:
+                if (k >= 3 or k == 0) and dn < self._min_place:
                     self._sl_k = 0
                     self._dip_t = self._sl_t
                     return True
@@ -1489,6 +1490,19 @@ class Detector:
                 if (hi <= self._r + (self._tol(self._r) >> 1) and d > hi
                         and self._peak - hi >= self._release + self._release):
                     self._sl_4 = d
+        elif (dn <= a - self._hand and self._near(a, self._r) and _absdiff(a, b) <= self._band
+                and self._peak - a >= self._release and not self._regrip):
+            # (10 SPS) A roof let go that rested only two conversions (bots' games 9596,
+            # 12939; scripted 13704, 23304, 33872: the release still ringing before them):
+            # four conversions in a row each a hand's touch lower make it a slide. A hand
+            # lifts a piece within 40-120 ms, which the conversions (each the mean of its
+            # 100 ms) spread over three steps at most; a tipping roof loses its weight over
+            # 120-400 ms. Given up: a press eased slowly down to the piece's mass and the
+            # piece lifted at once, four steps in all (scripted 2418, a take-back).
+            self._sl_k = -3     # (counts up to 0: four conversions)
+            self._sl_prev = dn
+            self._sl_t = self._ndev_t
+            self._sl_4 = _NEVER
         return False
 
     def _onto_platform(self, dn):
@@ -1945,9 +1959,14 @@ class Detector:
         # most likely a misweighed roof: the referee's symbols then run one roof behind):
         # this roof's symbol may owe his move while the referee counts none owed. His lift
         # before the next piece is no fall (scripted 36248, 41272: lifted 4-5 s later).
+        # Likewise a roof weighed while his move is owed, he is on the tower and no wall
+        # has been set since the last roof: no roof is set on a roof, so this was most
+        # likely two walls weighing what a roof weighs, and his move is still owed to the
+        # player who lifts him next (bots' games 8259, 11729, 12023, 13906).
         self._owed_late = (self._raw_win and code == ROOF and (
             (self._expect_rhino and self._last_ev == ROOF and self._last_t == _NEVER)
-            or self._walls_since_roof > 2)) or (
+            or self._walls_since_roof > 2
+            or (self._expect_rhino and self._walls_since_roof == 0 and self._rhino_on))) or (
             not self._raw_win and self._owed_late and (code == WALL or code == WALLS2))
         self._last_t = t
         self._last_ev = code
