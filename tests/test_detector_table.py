@@ -370,6 +370,17 @@ def test_a_roof_that_rested_two_conversions_and_slid_off_in_four_is_no_take_back
     assert _no_collapse_error(seed, 10).truth.get("collapse") == 1
 
 
+def test_a_take_back_whose_press_eased_down_to_the_roofs_mass_and_lifted_in_four_is_no_fall():
+    # Scripted game 2418, 10 SPS: a hand's press eased slowly down to the roof's mass (two
+    # conversions within the band there, 2.3 g below the press's peak: about a release),
+    # then the piece was lifted at once, over four conversions each a hand's touch lower:
+    # taken for a roof let go that slid off. A roof let go comes down from the push onto
+    # its own mass, its peak two releases or more above the rest (4.5-15 g in the slides).
+    r = play_game(2418, sps=10)
+    assert r.false_collapses == 0, r.events
+    assert r.detected_ms is not None, r.events
+
+
 @pytest.mark.parametrize("seed", [8259, 11729])
 def test_a_roof_weighed_on_a_roof_while_rhino_hero_is_owed_leaves_his_lift_owed(seed):
     # Bots' games, 10 SPS: Rhino Hero's move owed, two walls set that weigh what a roof

@@ -1491,14 +1491,16 @@ class Detector:
                         and self._peak - hi >= self._release + self._release):
                     self._sl_4 = d
         elif (dn <= a - self._hand and self._near(a, self._r) and _absdiff(a, b) <= self._band
-                and self._peak - a >= self._release and not self._regrip):
+                and self._peak - a >= self._release + self._release and not self._regrip):
             # (10 SPS) A roof let go that rested only two conversions (bots' games 9596,
             # 12939; scripted 13704, 23304, 33872: the release still ringing before them):
             # four conversions in a row each a hand's touch lower make it a slide. A hand
             # lifts a piece within 40-120 ms, which the conversions (each the mean of its
             # 100 ms) spread over three steps at most; a tipping roof loses its weight over
-            # 120-400 ms. Given up: a press eased slowly down to the piece's mass and the
-            # piece lifted at once, four steps in all (scripted 2418, a take-back).
+            # 120-400 ms. A roof let go comes down from the push onto its own mass, the
+            # push's peak 4.5-15 g above its rest; a press eased slowly down to the piece's
+            # mass and the piece lifted at once can take four steps too, but its peak lies
+            # only about a release above the rest (scripted 2418, a take-back: 2.3 g).
             self._sl_k = -3     # (counts up to 0: four conversions)
             self._sl_prev = dn
             self._sl_t = self._ndev_t
