@@ -375,7 +375,7 @@ def test_a_take_back_whose_press_eased_down_to_the_roofs_mass_and_lifted_in_four
     # conversions within the band there, 2.3 g below the press's peak: about a release),
     # then the piece was lifted at once, over four conversions each a hand's touch lower:
     # taken for a roof let go that slid off. A roof let go comes down from the push onto
-    # its own mass, its peak two releases or more above the rest (4.5-15 g in the slides).
+    # its own mass, its peak two releases or more above the rest (10-35 g in the six slides).
     r = play_game(2418, sps=10)
     assert r.false_collapses == 0, r.events
     assert r.detected_ms is not None, r.events

@@ -1498,7 +1498,7 @@ class Detector:
             # lifts a piece within 40-120 ms, which the conversions (each the mean of its
             # 100 ms) spread over three steps at most; a tipping roof loses its weight over
             # 120-400 ms. A roof let go comes down from the push onto its own mass, the
-            # push's peak 4.5-15 g above its rest; a press eased slowly down to the piece's
+            # push's peak 10-35 g above its rest; a press eased slowly down to the piece's
             # mass and the piece lifted at once can take four steps too, but its peak lies
             # only about a release above the rest (scripted 2418, a take-back: 2.3 g).
             self._sl_k = -3     # (counts up to 0: four conversions)
