@@ -370,6 +370,16 @@ def test_a_roof_that_rested_two_conversions_and_slid_off_in_four_is_no_take_back
     assert _no_collapse_error(seed, 10).truth.get("collapse") == 1
 
 
+@pytest.mark.parametrize("seed", [6087, 9003])
+def test_a_roof_that_rested_two_conversions_and_slid_off_in_three_growing_steps_is_a_fall(seed):
+    # Bots' games, 10 SPS: a roof let go rests two conversions at its own mass, then is gone
+    # in three conversions, each step larger than the one before (0.3, 2.8, 7.2 g and 0.8,
+    # 3.6, 4.9 g), unfelt: reported as the roof taken back. A tipping roof loses its weight
+    # as the square of the time; a hand's lift, spread over three conversions, puts the
+    # most in the middle one.
+    assert _no_collapse_error(seed, 10).truth.get("collapse") == 1
+
+
 def test_a_take_back_whose_press_eased_down_to_the_roofs_mass_and_lifted_in_four_is_no_fall():
     # Scripted game 2418, 10 SPS: a hand's press eased slowly down to the roof's mass (two
     # conversions within the band there, 2.3 g below the press's peak: about a release),
