@@ -1781,7 +1781,12 @@ class Detector:
             # Lifted and set down again within one episode.
             self._push(RHINO_LIFT, self._dip_seen_t)
             self._push(RHINO, t)
-        elif self._peak > self._w and t - self._ep_t > 300 and step < self._min_place:
+        elif (self._peak > self._w and step < self._min_place
+                and (t - self._ep_t > 300 or (self._bk_t != _NEVER and not self._raw_win))):
+            # (80 SPS: a roof that rested at its own mass and then had a hand press a piece
+            # onto it was set down, let go and pressed over far more than 300 ms, however
+            # late the long episode's noise floor restarted _ep_t: bots' games 6672, 7455,
+            # 13348, the roof sliding off as the hand leaves with its piece, unreported)
             # A take-back strikes nothing: a jolt felt after a push's peak reached with the
             # table still, the piece (let go: a release below the peak) still on the tower,
             # is the piece falling off (bots' games 429, 1049: a roof let go rings 100-200
