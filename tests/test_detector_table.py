@@ -518,15 +518,6 @@ def test_rhino_hero_lifted_after_a_grip_weighed_as_a_roof_and_a_wall_reset_is_no
     assert not (r.extra or {}).get("collapse"), (seed, r.extra)
 
 
-def test_a_piece_lifted_off_with_one_reading_at_the_accelerometers_noise_is_no_landing():
-    # Bots' game 8729, 80 SPS: a wall set down with an 18 g press and lifted straight off
-    # again; as it left, one accelerometer reading of 26 mg (its noise and the rest's error,
-    # amid 6-12 mg) was taken for the wall landing after a let-go, and its mass gone for a
-    # fall. A piece that strikes the table jolts it past the floor too.
-    r = play_bots_game(players=4, seed=8729, sps=80)
-    assert not (r.extra or {}).get("collapse"), r.extra
-
-
 @pytest.mark.parametrize("seed", [6672, 7455, 13348])
 def test_a_roof_that_slid_off_under_a_long_press_is_no_silence(seed):
     # Bots' games, 80 SPS: a roof let go rests at its own mass, a hand presses the next piece
@@ -537,3 +528,14 @@ def test_a_roof_that_slid_off_under_a_long_press_is_no_silence(seed):
     # bump). A roof that rested and was pressed on was on the tower far longer than that.
     assert _no_collapse_error(seed, 80).truth.get("collapse") == 1
 
+
+@pytest.mark.parametrize("seed", [36814, 37672, 39916, 41693])
+def test_cards_landing_with_a_light_jolt_start_the_landing_watch_at_80_sps(seed):
+    # Scripted development games, 80 SPS: the tower falls onto the platform and the cards
+    # jolt it past the activity threshold (25 mg) but not past threshold + floor (33 mg).
+    # A rule that armed the watch for a landing only past 33 mg (to spare a wall lifted off
+    # with one 26 mg noise reading, bots' game 8729) missed these four falls: a light
+    # landing is as real as a heavy one, so the watch keeps the activity threshold.
+    r = play_game(seed, sps=80)
+    assert r.collapse is not None and r.detected_ms is not None, (seed, r.events)
+    assert r.false_collapses == 0, (seed, r.events)

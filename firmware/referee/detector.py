@@ -829,14 +829,7 @@ class Detector:
         just before (a table shake swings back within half a period)."""
         h = self._hy
         i = self._hi
-        # (80 SPS: felt above the accelerometer's floor too, as a drop's jolt is in
-        # _check_collapse: its noise and the tracked rest's error reach 25-26 mg now and
-        # then, and a piece that strikes the table or platform jolts it 33 mg and more;
-        # bots' game 8729: a wall set down and lifted straight off again, one reading of
-        # 26 mg amid 6-12 mg as it left, taken for it landing after a let-go. A lift strikes
-        # nothing.)
-        if self._acc_idle == 0 and self._was_quiet and (
-                self._raw_win or self._act1 >= self.acc_thr_mg + self.acc_floor_mg):
+        if self._acc_idle == 0 and self._was_quiet:
             # Something hit the table: the level just before (highest of the last samples).
             self._recent_span()
             top = self._h_top
