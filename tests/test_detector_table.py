@@ -514,8 +514,7 @@ def test_rhino_hero_lifted_after_a_grip_weighed_as_a_roof_and_a_wall_reset_is_no
     # (the referee says again nothing is owed), and the player, reminded, lifted Rhino Hero
     # 3-5 s later: his lift was a fall. After a roof taken back while his move was owed, he
     # is still to be moved until the next roof lands, walls or not.
-    r = play_bots_game(players=4, seed=seed, sps=80)
-    assert not (r.extra or {}).get("collapse"), (seed, r.extra)
+    _no_collapse_error(seed, 80)
 
 
 @pytest.mark.parametrize("seed", [6672, 7455, 13348])

@@ -1426,31 +1426,28 @@ class Detector:
                     return True
                 self._sl_k = k
                 return False
-            if (k == 2 and self._sl_prev < self._min_place and dn < self._min_place
-                    and self._sl_4 != _NEVER):
-                # Two conversions took the roof's whole mass away and the load stays at the
-                # old level, after FOUR conversions at its mass (400 ms): as fast as a
-                # take-back's lift, but a hand that takes a piece back without letting go
-                # lifts it within 180 ms of its press's end, and one that let go grips it
-                # again for 150-350 ms before it lifts: a rise after the rest, or, when
-                # the grip began as the press let go, a light grip (0.3 g: still, near the
-                # piece's mass; scripted 45291, a wall and a grip weighed as a roof) that
-                # lifts within 350 ms. A roof that rested longer than that and then went
-                # slid off (scripted games 43812, 46068, 47937: reported as the roof taken
-                # back; with three resting conversions a take-back may look the same).
-                self._sl_k = 0
-                self._dip_t = self._sl_t
-                return True
-            if (k == -1 and self._sl_prev < self._min_place and dn < self._min_place
-                    and self._sl_4 - self._sl_prev > self._sl_1 - self._sl_4 + self._hand
-                    and self._sl_1 - self._sl_4 > self._sl_2 - self._sl_1):
-                # (10 SPS) The roof that rested two conversions was gone in three, each
-                # step larger than the one before, the last by more than a hand's touch
-                # (bots' games 6087, 9003: 0.3, 2.8, 7.2 g and 0.8, 3.6, 4.9 g): a tipping
-                # roof loses its weight as the square of the time until it leaves. A hand's
-                # lift of 40-120 ms, spread by the conversions (each the mean of its
-                # 100 ms) over three steps, puts the most in the middle one (scripted 21,
-                # 1011: 2.6, 4.2, 0.3 g and 3.5, 5.5, 0.6 g).
+            # Either: two conversions took the roof's whole mass away and the load stays at
+            # the old level, after FOUR conversions at its mass (400 ms): as fast as a
+            # take-back's lift, but a hand that takes a piece back without letting go
+            # lifts it within 180 ms of its press's end, and one that let go grips it
+            # again for 150-350 ms before it lifts: a rise after the rest, or, when
+            # the grip began as the press let go, a light grip (0.3 g: still, near the
+            # piece's mass; scripted 45291, a wall and a grip weighed as a roof) that
+            # lifts within 350 ms. A roof that rested longer than that and then went
+            # slid off (scripted games 43812, 46068, 47937: reported as the roof taken
+            # back; with three resting conversions a take-back may look the same).
+            # Or: the roof that rested two conversions was gone in three, each step
+            # larger than the one before, the last by more than a hand's touch (bots'
+            # games 6087, 9003: 0.3, 2.8, 7.2 g and 0.8, 3.6, 4.9 g): a tipping roof loses
+            # its weight as the square of the time until it leaves. A hand's lift of
+            # 40-120 ms, spread by the conversions (each the mean of its 100 ms) over
+            # three steps, puts the most in the middle one (scripted 21, 1011: 2.6, 4.2,
+            # 0.3 g and 3.5, 5.5, 0.6 g).
+            if self._sl_prev < self._min_place and dn < self._min_place and (
+                    (k == 2 and self._sl_4 != _NEVER)
+                    or (k == -1
+                        and self._sl_4 - self._sl_prev > self._sl_1 - self._sl_4 + self._hand
+                        and self._sl_1 - self._sl_4 > self._sl_2 - self._sl_1)):
                 self._sl_k = 0
                 self._dip_t = self._sl_t
                 return True
