@@ -543,7 +543,7 @@ def test_cards_landing_with_a_light_jolt_start_the_landing_watch_at_80_sps(seed)
 @pytest.mark.parametrize("seed", [9296, 10217, 12170])
 def test_a_roof_that_slid_off_under_a_long_press_is_no_silence_at_10_sps(seed):
     # Bots' games, 10 SPS: the same fall as at 80 SPS. A roof let go rests at its own mass
-    # (two or three conversions), the next hand presses a wall onto it 15-34 g over the old
+    # (two or three conversions), the next hand presses a wall onto it 18-34 g over the old
     # level, the roof slides off under the press, the hand keeps its wall, and the level
     # ends where the episode began. The noise floor raised in the long episode restarted
     # its clock, so the episode looked too short for a take-back: nothing reported (9296:
