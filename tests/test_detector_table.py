@@ -538,3 +538,22 @@ def test_cards_landing_with_a_light_jolt_start_the_landing_watch_at_80_sps(seed)
     r = play_game(seed, sps=80)
     assert r.collapse is not None and r.detected_ms is not None, (seed, r.events)
     assert r.false_collapses == 0, (seed, r.events)
+
+
+@pytest.mark.parametrize("seed", [9296, 10217, 12170])
+def test_a_roof_that_slid_off_under_a_long_press_is_no_silence_at_10_sps(seed):
+    # Bots' games, 10 SPS: the same fall as at 80 SPS. A roof let go rests at its own mass
+    # (two or three conversions), the next hand presses a wall onto it 18-34 g over the old
+    # level, the roof slides off under the press, the hand keeps its wall, and the level
+    # ends where the episode began. The noise floor raised in the long episode restarted
+    # its clock, so the episode looked too short for a take-back: nothing reported (9296:
+    # only a bump).
+    assert _no_collapse_error(seed, 10).truth.get("collapse") == 1
+
+
+def test_a_roof_lost_after_a_hand_pressed_a_wall_onto_it_is_no_shift_at_10_sps():
+    # Bots' game 7144, 10 SPS: a hand presses a wall onto the top roof (8.5 g over the old
+    # level, the table still), the roof slides off under it, the hand keeps the wall, and
+    # the level ends a roof (5.2 g) below where it began: reported as a shift. A hand that
+    # brought a piece takes back at most that piece.
+    assert _no_collapse_error(7144, 10).truth.get("collapse") == 1

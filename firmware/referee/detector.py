@@ -1750,6 +1750,16 @@ class Detector:
                 # old level for 300-700 ms, then his lift.)
                 self._collapsed()
                 return
+            if (ev == SHIFT and step < 0 and self._raw_win and self._rpk_q and not self._plat0
+                    and self._rpeak > self._bring_c):
+                # (10 SPS) The same for a loss no lift or take-back explains: after a hand
+                # pressed more than a wall and 2 g onto the tower with the table still, the
+                # level ends a placement or more below where it began. That hand brought a
+                # piece and takes back at most that piece: the roof under it slid off and
+                # the hand kept its wall (bots' game 7144: 8.5 g, then a roof's 5.2 g lost,
+                # taken for a shift).
+                self._collapsed()
+                return
         if self._regrip or (self._raw_win and step >= self._min_place
                             and (not self._released(step)
                                  or step - self._rlow >= self._release + self._release)):
@@ -1772,11 +1782,12 @@ class Detector:
             self._push(RHINO_LIFT, self._dip_seen_t)
             self._push(RHINO, t)
         elif (self._peak > self._w and step < self._min_place
-                and (t - self._ep_t > 300 or (self._bk_t != _NEVER and not self._raw_win))):
-            # (80 SPS: a roof that rested at its own mass and then had a hand press a piece
-            # onto it was set down, let go and pressed over far more than 300 ms, however
-            # late the long episode's noise floor restarted _ep_t: bots' games 6672, 7455,
-            # 13348, the roof sliding off as the hand leaves with its piece, unreported)
+                and (t - self._ep_t > 300 or self._bk_t != _NEVER)):
+            # (a roof that rested at its own mass and then had a hand press a piece onto it
+            # was set down, let go and pressed over far more than 300 ms, however late the
+            # long episode's noise floor restarted _ep_t: bots' games 6672, 7455, 13348 at
+            # 80 SPS, 9296, 10217, 12170 at 10 SPS, the roof sliding off as the hand leaves
+            # with its piece, unreported)
             # A take-back strikes nothing: a jolt felt after a push's peak reached with the
             # table still, the piece (let go: a release below the peak) still on the tower,
             # is the piece falling off (bots' games 429, 1049: a roof let go rings 100-200
