@@ -528,6 +528,7 @@ class Detector:
         self._regrip = False    # a hand came back to a piece it had let go
         self._pl_t = _NEVER     # (80 SPS) the level last at a rest after a release (_slid_off)
         self._bk_t = _NEVER     # a hand last pressed a piece onto a roof let go (see _settled)
+        self._rf_ok = False     # (80 SPS) ... a roof let go rested at its own mass (_slid_off)
         self._plat2 = 0
         self._peak_t = t
         self._jl = _NEVER       # the level when the table first shook 100 ms after the peak
@@ -741,12 +742,29 @@ class Detector:
                 self._dip_t = self._lw_on
                 self._lw_t = _NEVER
                 return True
-        if self._regrip:
-            return False
         self._recent_span()
         top = self._h_top
         bot = self._h_bot
         rr = self._margin0      # (a ring's half range: 0.25 g, with an accelerometer)
+        if self._rf_ok:
+            if d - self._r > self._bring_c:
+                self._bk_t = t
+        elif t - self._peak_t >= 150 and top - bot <= rr << 2:
+            # A roof set down and let go comes down from its push and rests at its own mass,
+            # ringing up to 1 g (a push below the peak, 150 ms after it); a hand that then
+            # presses more than a wall and 2 g onto it brings the next piece, and a load
+            # that ends at the old level lost the roof from under it (see below and
+            # _settled). The watch's rest below (within 0.5 g, 250 ms after the peak) misses
+            # a roof that rang harder or was pressed on sooner (bots' games 7316, 14540,
+            # reported as the roof taken back). A rising push passes the roof's mass on its
+            # way up, not 150 ms after its peak; a touch easing off comes down past it but
+            # does not press again past a wall and 2 g above it. Even after a re-grip: the
+            # hand that presses next is the one this is about.
+            lv = ((top + bot) >> 1) - self._base
+            if lv <= self._peak - self._push_c and _absdiff(lv, self._r) <= self._tol(self._r):
+                self._rf_ok = True
+        if self._regrip:
+            return False
         if top - bot <= rr + rr:
             lv = ((top + bot) >> 1) - self._base
             if lv <= self._peak - self._push_c and t - self._peak_t >= self.letgo_ms:
