@@ -558,3 +558,12 @@ def test_a_roof_lost_after_a_hand_pressed_a_wall_onto_it_is_no_shift_at_10_sps()
     # the level ends a roof (5.2 g) below where it began: reported as a shift. A hand that
     # brought a piece takes back at most that piece.
     assert _no_collapse_error(7144, 10).truth.get("collapse") == 1
+
+
+@pytest.mark.parametrize("seed", [9452, 11792, 15638, 16619, 19553, 22529, 25759])
+def test_a_roof_of_rhino_heros_mass_that_slides_off_over_three_conversions_is_no_lift(seed):
+    # Bots' games, 10 SPS, Rhino Hero's move owed: nobody touches the tower and a roof that
+    # weighs what he weighs tips and slides off, its mass lost over 300-500 ms, no step
+    # between two conversions half of it (32-47 %): reported as his lift. Fingers lift him
+    # within 40-100 ms, which puts half his mass or more into one step.
+    assert _no_collapse_error(seed, 10).truth.get("collapse") == 1

@@ -576,6 +576,7 @@ class Detector:
                                 # from -3 up to 0 after a rest of two conversions)
         self._sl_1 = self._sl_2 = self._sl_3 = self._sl_4 = self._sl_prev = 0
         self._sl_t = t
+        self._fmax = 0          # (10 SPS) the largest fall between two conversions (_settled)
         self._pf_k = 0          # a piece let go falling onto the platform (see _onto_platform)
         self._pf_b = self._pf_lv = self._pf_lo = 0
         self._pf_t = t
@@ -688,6 +689,8 @@ class Detector:
             if pk > self._hand and self._ndev > -self._margin:
                 # (a grip may last one conversion; an impact right after a fall is no grip)
                 self._hand_t = self._hand_ep_t = t
+            if self._raw_win and self._n0 - n > self._fmax:
+                self._fmax = self._n0 - n
             if (self._check_collapse(t, d, dn) or self._landed(t, y, d, dn) or self._smash(dn)
                     or self._slide(dn) or self._onto_platform(dn)):
                 self._collapsed()
@@ -1766,6 +1769,17 @@ class Detector:
                 # let go and left nothing, a hard touch, and Rhino Hero lifted later in the
                 # same episode is his move; scripted 26232, 27105: a 3.9-19 g touch, the
                 # old level for 300-700 ms, then his lift.)
+                self._collapsed()
+                return
+            if ev == RHINO_LIFT and self._raw_win and self._fmax < (-step >> 1) - (-step >> 6):
+                # (10 SPS) Fingers lift Rhino Hero within 40-100 ms, his grip eased just
+                # before: conversions (each the mean of its 100 ms) split a ramp that short
+                # so that one step between two of them carries half his mass or more (L/200
+                # of it at most is left for the other two, L the ramp's ms). A roof of his
+                # mass that tips and slides off loses its weight over 120-400 ms, slowly at
+                # first (as the square of the time): spread over three steps or more, none
+                # of them half (bots' games 16619, 19553, 22529, 25759, 9452, 11792, 15638:
+                # 32-47 %; his lifts: 50 % or more). Under 48.4 %: a fall.
                 self._collapsed()
                 return
             if (ev == SHIFT and step < 0 and self._raw_win and self._rpk_q and not self._plat0
