@@ -1756,8 +1756,8 @@ class Detector:
             self._hand_t = self._t1
         else:
             ev = self._classify(step, t)
-            if (ev == RHINO_LIFT and self._rpk_q and not self._plat0
-                    and self._rpeak > self._bring_c):
+            if ((ev == RHINO_LIFT or (ev == SHIFT and step < 0 and self._raw_win))
+                    and self._rpk_q and not self._plat0 and self._rpeak > self._bring_c):
                 # Rhino Hero's mass lost after a hand pressed more than a wall and 2 g onto
                 # the tower with the table still: that hand brought a piece, and fingers
                 # lifting Rhino Hero grip him lightly and lift; it takes back at most what
@@ -1769,6 +1769,12 @@ class Detector:
                 # let go and left nothing, a hard touch, and Rhino Hero lifted later in the
                 # same episode is his move; scripted 26232, 27105: a 3.9-19 g touch, the
                 # old level for 300-700 ms, then his lift.)
+                # (10 SPS) The same for a loss weighed as nothing placed: after a hand
+                # pressed more than a wall and 2 g onto the tower with the table still, the
+                # level ends a placement or more below where it began. That hand brought a
+                # piece and takes back at most that piece: the roof under it slid off and
+                # the hand kept its wall (bots' game 7144: 8.5 g, then a roof's 5.2 g lost,
+                # taken for a shift).
                 self._collapsed()
                 return
             if ev == RHINO_LIFT and self._raw_win and self._fmax < (-step >> 1) - (-step >> 6):
@@ -1780,16 +1786,6 @@ class Detector:
                 # first (as the square of the time): spread over three steps or more, none
                 # of them half (bots' games 16619, 19553, 22529, 25759, 9452, 11792, 15638:
                 # 32-47 %; his lifts: 50 % or more). Under 48.4 %: a fall.
-                self._collapsed()
-                return
-            if (ev == SHIFT and step < 0 and self._raw_win and self._rpk_q and not self._plat0
-                    and self._rpeak > self._bring_c):
-                # (10 SPS) The same for a loss no lift or take-back explains: after a hand
-                # pressed more than a wall and 2 g onto the tower with the table still, the
-                # level ends a placement or more below where it began. That hand brought a
-                # piece and takes back at most that piece: the roof under it slid off and
-                # the hand kept its wall (bots' game 7144: 8.5 g, then a roof's 5.2 g lost,
-                # taken for a shift).
                 self._collapsed()
                 return
         if self._regrip or (self._raw_win and step >= self._min_place
