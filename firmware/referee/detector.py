@@ -2010,13 +2010,15 @@ class Detector:
         # most likely a misweighed roof: the referee's symbols then run one roof behind):
         # this roof's symbol may owe his move while the referee counts none owed. His lift
         # before the next piece is no fall (scripted 36248, 41272: lifted 4-5 s later).
-        # Likewise a roof weighed while his move is owed, he is on the tower and no wall
-        # has been set since the last roof: no roof is set on a roof, so this was most
-        # likely two walls weighing what a roof weighs, and his move is still owed to the
-        # player who lifts him next (bots' games 8259, 11729, 12023, 13906).
-        self._owed_late = (self._raw_win and code == ROOF and (
-            (self._expect_rhino and self._last_ev == ROOF and self._last_t == _NEVER)
-            or self._walls_since_roof > 2
+        # Likewise, at both rates, a roof weighed while his move is owed, he is on the tower
+        # and no wall has been set since the last roof: no roof is set on a roof, so this
+        # was most likely two walls weighing what a roof weighs, and his move is still owed
+        # to the player who lifts him next (bots' games 8259, 11729, 12023, 13906 at 10 SPS,
+        # 23946 at 80 SPS).
+        self._owed_late = (code == ROOF and (
+            (self._raw_win and ((self._expect_rhino and self._last_ev == ROOF
+                                 and self._last_t == _NEVER)
+                                or self._walls_since_roof > 2))
             or (self._expect_rhino and self._walls_since_roof == 0 and self._rhino_on))) or (
             not self._raw_win and self._owed_late and (code == WALL or code == WALLS2))
         self._last_t = t
