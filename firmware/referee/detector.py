@@ -2015,12 +2015,15 @@ class Detector:
         # was most likely two walls weighing what a roof weighs, and his move is still owed
         # to the player who lifts him next (bots' games 8259, 11729, 12023, 13906 at 10 SPS,
         # 23946 at 80 SPS).
-        self._owed_late = (code == ROOF and (
-            (self._raw_win and ((self._expect_rhino and self._last_ev == ROOF
-                                 and self._last_t == _NEVER)
-                                or self._walls_since_roof > 2))
-            or (self._expect_rhino and self._walls_since_roof == 0 and self._rhino_on))) or (
-            not self._raw_win and self._owed_late and (code == WALL or code == WALLS2))
+        if code == ROOF:
+            late = self._expect_rhino and self._walls_since_roof == 0 and self._rhino_on
+            if self._raw_win and not late:
+                late = ((self._expect_rhino and self._last_ev == ROOF and self._last_t == _NEVER)
+                        or self._walls_since_roof > 2)
+        else:
+            # (80 SPS: kept through walls until the next roof, see _classify's take-back)
+            late = not self._raw_win and self._owed_late and (code == WALL or code == WALLS2)
+        self._owed_late = late
         self._last_t = t
         self._last_ev = code
         self._last_step = s
