@@ -567,3 +567,11 @@ def test_a_roof_of_rhino_heros_mass_that_slides_off_over_three_conversions_is_no
     # between two conversions half of it (32-47 %): reported as his lift. Fingers lift him
     # within 40-100 ms, which puts half his mass or more into one step.
     assert _no_collapse_error(seed, 10).truth.get("collapse") == 1
+
+
+def test_a_roof_that_rested_and_slid_off_over_four_conversions_is_no_take_back():
+    # Bots' game 8291, 10 SPS: a roof that weighs what Rhino Hero weighs rests 3 s while his
+    # move is owed, then tips and slides off, nobody touching the tower: its mass lost over
+    # four conversions, the largest step 39 % of it; weighed as that roof taken back. A hand
+    # lifts a piece within 40-120 ms, which puts about half its mass into one step.
+    assert _no_collapse_error(8291, 10).truth.get("collapse") == 1

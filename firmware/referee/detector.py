@@ -1788,6 +1788,21 @@ class Detector:
                 # 32-47 %; his lifts: 50 % or more). Under 48.4 %: a fall.
                 self._collapsed()
                 return
+            if (ev == REMOVED and self._raw_win and self._hand_t == _NEVER
+                    and self._fmax < (-step >> 1) - (-step >> 4)):
+                # (10 SPS) The same for a drop weighed as the piece just placed taken back,
+                # that piece let go when it was weighed and no hand seen since (_book clears
+                # _hand_t): a hand lifts it within 40-120 ms, which leaves half its mass,
+                # less a hair, to one step between two conversions (49.6 % at 120 ms); a
+                # roof that rested and then slid off loses it over three steps or more, none
+                # of them half (bots' game 8291: a roof of Rhino Hero's mass at rest for 3 s
+                # while his move was owed, gone in four steps, 39 % the largest). Under
+                # 43.75 % (a wider margin than his lift's: a take-back's lift is slower): a
+                # fall. A hand still on the piece may ease its press as it lifts, which
+                # spreads the loss (scripted 51, 165, 989 under four times the noise: a
+                # piece weighed under a steady press or a grip, taken back, 30-41 %).
+                self._collapsed()
+                return
         if self._regrip or (self._raw_win and step >= self._min_place
                             and (not self._released(step)
                                  or step - self._rlow >= self._release + self._release)):
