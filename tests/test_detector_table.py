@@ -575,13 +575,3 @@ def test_a_roof_that_rested_and_slid_off_over_four_conversions_is_no_take_back()
     # four conversions, the largest step 39 % of it; weighed as that roof taken back. A hand
     # lifts a piece within 40-120 ms, which puts about half its mass into one step.
     assert _no_collapse_error(8291, 10).truth.get("collapse") == 1
-
-
-def test_a_roof_that_slid_from_under_a_wall_pressed_lightly_onto_it_is_no_take_back():
-    # Bots' game 14897, 10 SPS: a roof let go rests two conversions at its mass, then the
-    # next player's hand presses a wall onto it (9.42 g) and the roof slides out from under
-    # it, the wall kept in the hand, the level back at the old one over five conversions:
-    # weighed as that roof taken back. The press, averaged into its conversion, was 9,736
-    # counts over the rest: 5 short of a wall and 2 g, over a wall and 1.5 g (a take-back's
-    # grip presses 0.3-3 g).
-    assert _no_collapse_error(14897, 10).truth.get("collapse") == 1

@@ -674,17 +674,13 @@ class Detector:
                 self._rlow = dn
             if (self._raw_win and self._rpeak - self._rlow >= self._release
                     and _absdiff(self._rlow, self._r) <= self._tol(self._r)
-                    and dn - self._rlow > self._w + self._push_c):
+                    and dn - self._rlow > self._bring_c):
                 # (10 SPS) A roof let go rests on the tower (the load a roof's mass above the
                 # old level, within its tolerance, a release below the push's peak: a hand
                 # still pushing wanders at no particular level, bots' game 3388) and a hand
-                # presses more than a wall and 1.5 g onto it: a piece brought (fingers
-                # gripping a card to take it back press it 0.3-3 g, under a wall of 1.7 g
-                # and more and 1.5 g). The bar is 0.5 g under _bring_c's: a conversion is
-                # the mean of its 100 ms, and a hand setting a wall on a roof that slides
-                # from under it presses 2-25 g for part of it only (bots' game 14897: 9,736
-                # counts over the rest, 5 short of a wall and 2 g). The time of its last
-                # such conversion (see _settled).
+                # presses more than a wall and 2 g onto it: a piece brought (fingers gripping
+                # a card to take it back press it 0.3-3 g). The time of its last such
+                # conversion (see _settled).
                 self._bk_t = t
             if pk > self._rpeak:
                 self._rpeak = self._rlow = pk
