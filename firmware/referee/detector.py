@@ -1777,7 +1777,10 @@ class Detector:
                 # taken for a shift).
                 self._collapsed()
                 return
-            if ev == RHINO_LIFT and self._raw_win and self._fmax < (-step >> 1) - (-step >> 6):
+            if self._raw_win and (
+                    (ev == RHINO_LIFT and self._fmax < (-step >> 1) - (-step >> 6))
+                    or (ev == REMOVED and self._hand_t == _NEVER
+                        and self._fmax < (-step >> 1) - (-step >> 4))):
                 # (10 SPS) Fingers lift Rhino Hero within 40-100 ms, his grip eased just
                 # before: conversions (each the mean of its 100 ms) split a ramp that short
                 # so that one step between two of them carries half his mass or more (L/200
@@ -1786,11 +1789,7 @@ class Detector:
                 # first (as the square of the time): spread over three steps or more, none
                 # of them half (bots' games 16619, 19553, 22529, 25759, 9452, 11792, 15638:
                 # 32-47 %; his lifts: 50 % or more). Under 48.4 %: a fall.
-                self._collapsed()
-                return
-            if (ev == REMOVED and self._raw_win and self._hand_t == _NEVER
-                    and self._fmax < (-step >> 1) - (-step >> 4)):
-                # (10 SPS) The same for a drop weighed as the piece just placed taken back,
+                # The same for a drop weighed as the piece just placed taken back,
                 # that piece let go when it was weighed and no hand seen since (_book clears
                 # _hand_t): a hand lifts it within 40-120 ms, which leaves half its mass,
                 # less a hair, to one step between two conversions (49.6 % at 120 ms); a
