@@ -380,6 +380,15 @@ def test_a_roof_that_rested_two_conversions_and_slid_off_in_three_growing_steps_
     assert _no_collapse_error(seed, 10).truth.get("collapse") == 1
 
 
+def test_a_roof_that_rested_two_conversions_and_slid_off_with_large_outer_steps_is_a_fall():
+    # Bots' game 24746, 10 SPS: a roof let go rests two conversions at its own mass (no
+    # heavier than the roof by half its tolerance), then is gone in three conversions whose
+    # outer steps each carry a fifth of the loss (21 %, 57 %, 22 %), unfelt: reported as the
+    # roof taken back. A hand's lift, spread over three conversions, leaves under a tenth in
+    # the smaller outer step (scripted 21, 1011: 4.5 and 6.5 %).
+    assert _no_collapse_error(24746, 10).truth.get("collapse") == 1
+
+
 def test_a_take_back_whose_press_eased_down_to_the_roofs_mass_and_lifted_in_four_is_no_fall():
     # Scripted game 2418, 10 SPS: a hand's press eased slowly down to the roof's mass (two
     # conversions within the band there, 2.3 g below the press's peak: about a release),
