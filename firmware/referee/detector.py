@@ -1464,17 +1464,21 @@ class Detector:
             # 40-120 ms, spread by the conversions (each the mean of its 100 ms) over
             # three steps, puts the most in the middle one (scripted 21, 1011: 2.6, 4.2,
             # 0.3 g and 3.5, 5.5, 0.6 g). Or: both outer steps carry more than 3/16 of the
-            # loss, and neither resting conversion weighed more than the roof by half its
-            # tolerance (bots' 24746: 21 %, 57 %, 22 %; the lifts above leave 4.5 and 6.5 %
-            # in the smaller outer step; a grip easing before a lift weighs the rest heavy).
+            # loss, and both resting conversions lay within half the roof's tolerance of its
+            # mass (bots' 24746: 21 %, 57 %, 22 %; the lifts above leave 4.5 and 6.5 % in
+            # the smaller outer step). A roof at rest alone weighs its own mass; a grip
+            # easing before a lift weighs the rest heavy, one lifting a little light
+            # (scripted 919 without an accelerometer: a wall taken back from 4-6 % under a
+            # roof's mass, in steps of 20, 60 and 20 %).
             gone = k == 2 and self._sl_4 != _NEVER
             if k == -1:
                 first = self._sl_2 - self._sl_1    # the three steps: first, mid, last
                 mid = self._sl_1 - self._sl_4
                 last = self._sl_4 - self._sl_prev
-                heavy = self._r + (self._tol(self._r) >> 1)
+                half = self._tol(self._r) >> 1
                 gone = ((last > mid + self._hand and mid > first)
-                        or (self._sl_2 <= heavy and self._sl_3 <= heavy
+                        or (_absdiff(self._sl_2, self._r) <= half
+                            and _absdiff(self._sl_3, self._r) <= half
                             and (first if first < last else last) * 16
                             > (self._sl_2 - self._sl_prev) * 3))
             if self._sl_prev < self._min_place and dn < self._min_place and gone:
