@@ -1470,8 +1470,9 @@ class Detector:
             # easing before a lift weighs the rest heavy, one lifting a little light
             # (scripted 919 without an accelerometer: a wall taken back from 4-6 % under a
             # roof's mass, in steps of 20, 60 and 20 %).
-            gone = k == 2 and self._sl_4 != _NEVER
-            if k == -1:
+            if k != -1:
+                gone = k == 2 and self._sl_4 != _NEVER
+            else:
                 first = self._sl_2 - self._sl_1    # the three steps: first, mid, last
                 mid = self._sl_1 - self._sl_4
                 last = self._sl_4 - self._sl_prev
