@@ -1481,7 +1481,7 @@ class Detector:
                         or (_absdiff(self._sl_2, self._r) <= half
                             and _absdiff(self._sl_3, self._r) <= half
                             and (first if first < last else last) * 16
-                            > (self._sl_2 - self._sl_prev) * 3))
+                            > (first + mid + last) * 3))
             if self._sl_prev < self._min_place and dn < self._min_place and gone:
                 self._sl_k = 0
                 self._dip_t = self._sl_t
