@@ -534,6 +534,16 @@ def test_rhino_heros_lift_owed_by_a_roof_the_referee_counted_behind_is_no_fall(s
     assert r.false_collapses == 0, (seed, r.events)
 
 
+@pytest.mark.parametrize("seed", [22831, 26026, 31910])
+def test_rhino_heros_lift_after_a_take_back_weighed_as_his_lift_is_no_fall(seed):
+    # Bots' games, 10 SPS: Rhino Hero's move owed, a roof set on the roof and weighed as two
+    # walls of his mass (3.58 vs 3.60 g, 4.23 vs 4.29, 4.59 vs 4.34), taken back 0.8-1.4 s
+    # later: the take-back (within 0.02-0.04 of a tolerance of the piece) was weighed as his
+    # lift, preferred while his move is owed, and his real lift 1.2-2.5 s later, his move
+    # still owed, had no allowance: a fall. He may still be on the tower after such a lift.
+    _no_collapse_error(seed, 10)
+
+
 @pytest.mark.parametrize("seed", [7411, 8550, 13144])
 def test_rhino_hero_lifted_after_a_grip_weighed_as_a_roof_and_a_wall_reset_is_no_fall(seed):
     # Bots' games, 80 SPS: Rhino Hero's move owed and forgotten, a wall built, then the hand

@@ -347,6 +347,7 @@ class Detector:
         self._ws_before = 0
         self._owed_before = False   # Rhino Hero's move was owed when the last piece was booked
         self._rh_maybe = False  # a piece booked during his owed move while he was not on: him?
+        # (or, 10 SPS, his lift weighed right after one of his mass: that piece taken back?)
         self._owed_late = False  # his move may still be owed though the referee counts it ended
         self._placed = 0
 
@@ -1970,7 +1971,15 @@ class Detector:
                     c_take += 256    # the turn has passed: nobody takes that piece back
             if c_rh <= 512 and c_rh <= c_take:
                 self._rhino_on = False
-                self._rh_maybe = False
+                # (10 SPS) A piece booked during his owed move that weighs what he weighs
+                # (the take-back fits too, preferred only as his move is owed) may be what
+                # the hand took back, and he still on the tower: his next lift, while his
+                # move is still owed, is no fall (bots' games 22831, 26026, 31910: a roof
+                # set on a roof while his move was owed, weighed as two walls of his mass,
+                # taken back 0.8-1.4 s later and weighed as his lift; his real lift 1.2-2.5 s
+                # later had no allowance). A fall takes more than his mass, and a roof of
+                # his mass sliding off still meets round 42's test of the lift's shape.
+                self._rh_maybe = self._raw_win and self._owed_before and c_take <= 512
                 self._owed_late = False
                 self._last_t = _NEVER
                 self._last_ev = RHINO_LIFT   # (he is in a hand: see _best)
