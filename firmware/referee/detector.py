@@ -528,7 +528,8 @@ class Detector:
         self._plat0 = False     # (10 SPS) ... at the old level: the hand brought nothing
         self._regrip = False    # a hand came back to a piece it had let go
         self._pl_t = _NEVER     # (80 SPS) the level last at a rest after a release (_slid_off)
-        self._bk_t = _NEVER     # a hand last pressed a piece onto a roof let go (see _settled)
+        self._bk_t = _NEVER     # a hand last pressed a piece onto a roof let go, or (80 SPS)
+                                # the roof slid off its rest (_slid_off; see _settled)
         self._rf_ok = False     # (80 SPS) ... a roof let go rested at its own mass (_slid_off)
         self._plat2 = 0
         self._peak_t = t
@@ -771,7 +772,12 @@ class Detector:
             return False
         if top - bot <= rr + rr:
             lv = ((top + bot) >> 1) - self._base
-            if lv <= self._peak - self._push_c and t - self._peak_t >= self.letgo_ms:
+            # (not a level the load rose into, 2 g or more above the lowest raw sample since
+            # the push's peak: a piece let go rings at most 1 g under its rest, so a hand
+            # came back to it (as in _landed); scripted 38374: a wall let go for 100 ms,
+            # gripped 2.8 g, weighing a roof, and lifted with the grip's ease)
+            if (lv <= self._peak - self._push_c and t - self._peak_t >= self.letgo_ms
+                    and lv - self._rlow < self._release + self._release):
                 self._plat2 = lv
                 self._pl_t = t
                 return False
@@ -794,6 +800,22 @@ class Detector:
                 self._lw_t = t
                 self._lw_on = self._pl_t
                 self._lw_lo = d + self._base
+            if (t - self._pl_t >= 70 and self._peak - p > self._bring_c
+                    and -self._tol(self._r) <= p - self._r <= self._tol(self._r) >> 1):
+                # A roof brought (pushed more than a wall and 2 g over its rest: a touch
+                # presses 1.6-2.8 g, scripted 1568, 40364), let go, at rest at its own mass,
+                # that loses half of it 70 ms or more after its last sample at the rest slid
+                # off: a hand lifts a card within 40-120 ms, half of a roof within about 60 ms
+                # of leaving the rest (63 ms at most in round 29's take-backs), while a roof
+                # tips as the square of the time before it leaves (73-136 ms: bots' 3670,
+                # 10476, 24949, 25218, 26523, scripted 2198, 31239, 41791). A rest heavier
+                # than the roof by half its tolerance is a hand's grip on it (0.3-3 g; one
+                # eased just before the lift adds its fall to the lift's time); a roof that
+                # begins to tip weighs a little less (0.36 g at most in the falls read).
+                # With no jolt and nothing pressed on it, _settled would weigh the loss as
+                # the roof taken back; it is lost from under, as with a piece pressed onto
+                # it. Onset: its last sample at the rest.
+                self._bk_t = self._pl_t
             self._pl_t = _NEVER
         return False
 
