@@ -801,7 +801,7 @@ class Detector:
                 self._lw_on = self._pl_t
                 self._lw_lo = d + self._base
             if (t - self._pl_t >= 70 and self._peak - p > self._bring_c
-                    and -self._tol(self._r) <= p - self._r <= self._tol(self._r) >> 1):
+                    and -self._tol(self._r) <= p - self._r <= self._tol(self._r) >> 2):
                 # A roof brought (pushed more than a wall and 2 g over its rest: a touch
                 # presses 1.6-2.8 g, scripted 1568, 40364), let go, at rest at its own mass,
                 # that loses half of it 70 ms or more after its last sample at the rest slid
@@ -809,9 +809,10 @@ class Detector:
                 # of leaving the rest (63 ms at most in round 29's take-backs), while a roof
                 # tips as the square of the time before it leaves (73-136 ms: bots' 3670,
                 # 10476, 24949, 25218, 26523, scripted 2198, 31239, 41791). A rest heavier
-                # than the roof by half its tolerance is a hand's grip on it (0.3-3 g; one
-                # eased just before the lift adds its fall to the lift's time); a roof that
-                # begins to tip weighs a little less (0.36 g at most in the falls read).
+                # than the roof by a quarter of its tolerance is a hand's grip on it (0.3-3 g;
+                # one eased just before the lift adds its fall to the lift's time: scripted
+                # 29591, 0.2 g over, 74 ms); a roof at rest weighs its mass or, as it begins
+                # to tip, a little less (0.36 g under to 0.06 g over in the falls read).
                 # With no jolt and nothing pressed on it, _settled would weigh the loss as
                 # the roof taken back; it is lost from under, as with a piece pressed onto
                 # it. Onset: its last sample at the rest.
