@@ -800,14 +800,15 @@ class Detector:
                 self._lw_t = t
                 self._lw_on = self._pl_t
                 self._lw_lo = d + self._base
+            tr = self._tol(self._r)
             if (t - self._pl_t >= 70 and self._peak - p > self._bring_c
-                    and -self._tol(self._r) <= p - self._r <= self._tol(self._r) >> 2):
+                    and -tr <= p - self._r <= tr >> 2):
                 # A roof brought (pushed more than a wall and 2 g over its rest: a touch
                 # presses 1.6-2.8 g, scripted 1568, 40364), let go, at rest at its own mass,
                 # that loses half of it 70 ms or more after its last sample at the rest slid
                 # off: a hand lifts a card within 40-120 ms, half of a roof within about 60 ms
                 # of leaving the rest (63 ms at most in round 29's take-backs), while a roof
-                # tips as the square of the time before it leaves (73-136 ms: bots' 3670,
+                # tips as the square of the time before it leaves (73-138 ms: bots' 3670,
                 # 10476, 24949, 25218, 26523, scripted 2198, 31239, 41791). A rest heavier
                 # than the roof by a quarter of its tolerance is a hand's grip on it (0.3-3 g;
                 # one eased just before the lift adds its fall to the lift's time: scripted
