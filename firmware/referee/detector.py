@@ -1817,7 +1817,7 @@ class Detector:
                     or (ev == REMOVED and self._hand_t == _NEVER
                         and self._fmax < (-step >> 1) - (-step >> 4))
                     or (ev == RHINO_LIFT and self._jl - step >= self._min_place
-                        and self._jl_t >= self._dip_t and self._sk0_t > self._dip_t)):
+                        and self._ep_t == self._dip_t)):
                 # (10 SPS) Fingers lift Rhino Hero within 40-100 ms, his grip eased just
                 # before: conversions (each the mean of its 100 ms) split a ramp that short
                 # so that one step between two of them carries half his mass or more (L/200
@@ -1843,9 +1843,11 @@ class Detector:
                 # lifts in bots' 16001-16500: 24 mg at most), falling cards do (bots' 27023:
                 # a partial fall of his mass, 39 and 57 mg as it went; 10172, 10385: roofs
                 # of his mass sliding off; each with a lift's step shape, taken for his lift).
-                # The shaking must also have begun after the drop did: a table still ringing
-                # from a knock before his lift (scripted 53201, 40-53 mg through it) is no
-                # card falling, and the grip's rise restarts _jl inside that ringing.
+                # Only a drop that began its episode: nothing touched or shook the tower
+                # before it. A knock starts the episode it rings through, and his lift
+                # within it reads that ringing as a jolt (scripted 53201: his lift 700 ms
+                # after a knock, 40-53 mg through it; 14102: 600 ms after one, the ringing
+                # decayed to 23 mg for one conversion and rose again to 38 mg).
                 self._collapsed()
                 return
         if self._regrip or (self._raw_win and step >= self._min_place
