@@ -643,7 +643,10 @@ class Detector:
                 self._peak_t = t
                 self._jl = _NEVER
             elif (self._jl == _NEVER and self._act_now > self.acc_thr_mg + self.acc_floor_mg
-                    and t - self._peak_t > 100):
+                    and (self._t1 if self._raw_win else t) - self._peak_t > 100):
+                # (10 SPS: the reading is the newest conversion's, a conversion after the
+                # median's time: bots' 27023, a jolt 99 ms after the peak by the median's
+                # clock, 200 ms by the reading's)
                 self._jl = d
                 self._jl_t = t
             if d > self._relpk:
@@ -1836,7 +1839,9 @@ class Detector:
             if self._raw_win and (
                     (ev == RHINO_LIFT and self._fmax < (-step >> 1) - (-step >> 6))
                     or (ev == REMOVED and self._hand_t == _NEVER
-                        and self._fmax < (-step >> 1) - (-step >> 4))):
+                        and self._fmax < (-step >> 1) - (-step >> 4))
+                    or (ev == RHINO_LIFT and self._jl - step >= self._min_place
+                        and self._ep_t == self._dip_t)):
                 # (10 SPS) Fingers lift Rhino Hero within 40-100 ms, his grip eased just
                 # before: conversions (each the mean of its 100 ms) split a ramp that short
                 # so that one step between two of them carries half his mass or more (L/200
@@ -1856,6 +1861,17 @@ class Detector:
                 # fall. A hand still on the piece may ease its press as it lifts, which
                 # spreads the loss (scripted 51, 165, 989 under four times the noise: a
                 # piece weighed under a steady press or a grip, taken back, 30-41 %).
+                # And a drop weighed as his lift during which the table jolted past the
+                # accelerometer's floor over its activity threshold, the load still a
+                # placement above where it ended: fingers lifting him strike nothing (his
+                # lifts in bots' 16001-16500: 24 mg at most), falling cards do (bots' 27023:
+                # a partial fall of his mass, 39 and 57 mg as it went; 10172, 10385: roofs
+                # of his mass sliding off; each with a lift's step shape, taken for his lift).
+                # Only a drop that began its episode: nothing touched or shook the tower
+                # before it. A knock starts the episode it rings through, and his lift
+                # within it reads that ringing as a jolt (scripted 53201: his lift 700 ms
+                # after a knock, 40-53 mg through it; 14102: 600 ms after one, the ringing
+                # decayed to 23 mg for one conversion and rose again to 38 mg).
                 self._collapsed()
                 return
         if self._regrip or (self._raw_win and step >= self._min_place
