@@ -179,6 +179,13 @@ def test_a_calm_slide_is_decided_on_the_median_and_raw_sample_past_the_threshold
     assert lat is not None and lat <= before_ms - 10, (seed, lat)
 
 
+def _fell_as_told(seed, sps, fell):
+    """Play scripted game ``seed`` at ``sps``: no false collapse; its fall found iff ``fell``."""
+    r = play_game(seed, sps=sps)
+    assert r.false_collapses == 0, (seed, r.events)
+    assert (r.detected_ms is not None) == fell, (seed, r.events)
+
+
 def _no_collapse_error(seed, sps):
     """Play bots' game ``seed`` at ``sps``; no collapse missed and none false."""
     r = play_bots_game(players=4, seed=seed, sps=sps)
@@ -355,9 +362,7 @@ def test_a_roof_that_rested_400_ms_and_slid_off_in_two_conversions_is_no_take_ba
     # 150-350 ms first, a rise, or a light grip begun as the press let go and lifted within
     # 350 ms (45291: a wall and a grip weighed as a roof, three conversions, then lifted in
     # two: a false fall when three resting conversions were enough).
-    r = play_game(seed, sps=10)
-    assert r.false_collapses == 0, (seed, r.events)
-    assert (r.detected_ms is not None) == fell, (seed, r.events)
+    _fell_as_told(seed, 10, fell)
 
 
 @pytest.mark.parametrize("seed", [9596, 12939])
@@ -448,9 +453,7 @@ def test_a_slow_loss_from_a_rest_at_a_roofs_mass_is_a_fall_only_for_a_roof_let_g
     # grip easing as the lift begins (a roof let go rings at most 1 g under its rest); the
     # game's own fall comes later; 29591, a roof let go and gripped again 0.2 g over its
     # mass, taken back as the grip eased (74 ms).
-    r = play_game(seed, sps=80)
-    assert r.false_collapses == 0, (seed, r.events)
-    assert (r.detected_ms is not None) == fell, (seed, r.events)
+    _fell_as_told(seed, 80, fell)
 
 
 @pytest.mark.parametrize("seed,fell", [(47971, True), (48862, True), (24203, True),
