@@ -696,6 +696,17 @@ class Detector:
                 self._hand_t = self._hand_ep_t = t
             if self._raw_win and self._n0 - n > self._fmax:
                 self._fmax = self._n0 - n
+            if self._raw_win:
+                # (10 SPS: `_plat2` is _slid_off's, which runs at 80 SPS only) the largest
+                # fall over two conversion steps (_settled, Rhino Hero's lift); none when a
+                # conversion repeats the one before in the middle of a fall: a reading of a
+                # glitch's form (one true reading in 4,096 has its low 12 bits set) is
+                # replaced by the one before, which hides where the load was (bots' games
+                # 33588, 37775, 37812: his lifts, the middle conversion so replaced)
+                if n == self._n0 and self._ndev2 - dn > self._band:
+                    self._plat2 = _RAW_MAX
+                elif self._ndev2 - dn > self._plat2:
+                    self._plat2 = self._ndev2 - dn
             if (self._check_collapse(t, d, dn) or self._landed(t, y, d, dn) or self._smash(dn)
                     or self._slide(dn) or self._onto_platform(dn)):
                 self._collapsed()
@@ -1837,7 +1848,8 @@ class Detector:
                 self._collapsed()
                 return
             if self._raw_win and (
-                    (ev == RHINO_LIFT and self._fmax < (-step >> 1) - (-step >> 6))
+                    (ev == RHINO_LIFT and (self._fmax < (-step >> 1) - (-step >> 6)
+                                           or self._plat2 + self._band < -step + (step >> 3)))
                     or (ev == REMOVED and self._hand_t == _NEVER
                         and self._fmax < (-step >> 1) - (-step >> 4))
                     or (ev == RHINO_LIFT and self._jl - step >= self._min_place
@@ -1849,7 +1861,14 @@ class Detector:
                 # mass that tips and slides off loses its weight over 120-400 ms, slowly at
                 # first (as the square of the time): spread over three steps or more, none
                 # of them half (bots' games 16619, 19553, 22529, 25759, 9452, 11792, 15638:
-                # 32-47 %; his lifts: 50 % or more). Under 48.4 %: a fall.
+                # 32-47 %; his lifts: 50 % or more). Under 48.4 %: a fall. Nor can such a
+                # ramp leave more than L/800 of his mass outside the two largest consecutive
+                # steps (1/8 at 100 ms, the conversions' edges in its middle; the band for
+                # the noise): a roof of his mass that tips and slides off spreads its loss
+                # over four steps or more, one of them half of it now and then (bots' games
+                # 19299, 24206, 26695, 32237, 35634, 36682: 51-58 % in one step, 79-85 % in
+                # two; his lifts in bots' 1-1000 and 6001-9000: 88.5 % in two at least, of
+                # 5,346). Under 7/8 less the band: a fall.
                 # The same for a drop weighed as the piece just placed taken back,
                 # that piece let go when it was weighed and no hand seen since (_book clears
                 # _hand_t): a hand lifts it within 40-120 ms, which leaves half its mass,
