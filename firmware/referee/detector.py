@@ -531,7 +531,8 @@ class Detector:
         self._bk_t = _NEVER     # a hand last pressed a piece onto a roof let go, or (80 SPS)
                                 # the roof slid off its rest (_slid_off; see _settled)
         self._rf_ok = False     # (80 SPS) ... a roof let go rested at its own mass (_slid_off)
-        self._plat2 = 0
+        self._plat2 = 0         # (80 SPS) the rest a piece let go last held (_slid_off);
+                                # (10 SPS) the largest fall over two conversion steps
         self._peak_t = t
         self._jl = _NEVER       # the level when the table first shook 100 ms after the peak
         self._jl_t = t          # ... and when
