@@ -676,14 +676,3 @@ def test_rhino_heros_lift_with_a_conversion_replaced_as_a_glitch_is_no_fall(seed
     # loss to spread over three steps; where the load was then is unknown, and the test of
     # the two largest consecutive steps is not made (each a false fall with it).
     _no_collapse_error(seed, 10)
-
-
-@pytest.mark.parametrize("seed", [23017, 66795, 74157])
-def test_a_bump_whose_swing_goes_on_above_the_old_level_after_a_jolt_is_no_landing(seed):
-    # Scripted games, 10 SPS: a table bump the accelerometer (read once per conversion)
-    # missed, the load a conversion low (1.8-3.8 g), then above the old level with a jolt,
-    # the jolt gone by the next reading: taken for cards smashing down and landing. The
-    # first reading after the jolt was still 0.17-0.41 g above the old level (the swing
-    # goes on); cards that landed lie on the cell or bounced off it (0.47-5.2 g below in the
-    # eight true falls that path decided on 12001-24000 and 42001-50000).
-    assert play_game(seed, sps=10).false_collapses == 0

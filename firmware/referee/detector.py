@@ -1392,13 +1392,7 @@ class Detector:
             # (the tracked rest has moved towards the jolt since).
             a = (_absdiff(self._pax, self._ldx) + _absdiff(self._pay, self._ldy)
                  + _absdiff(self._paz, self._ldz))
-            if a * self.land_decay > self._ld_a or (self._ld_k == 1 and dn > self._band
-                                                    and self._raw_win):
-                # (or the first reading after the jolt above the old level by more than the
-                # band: a bump's swing goes on, the accelerometer, read once per conversion,
-                # having missed it (scripted 23017, 66795, 74157: +0.17 to +0.41 g); cards
-                # that landed lie on the cell or bounced off it (0.47-5.2 g below in the
-                # eight true falls this path decided on scripted 12001-24000, 42001-50000))
+            if a * self.land_decay > self._ld_a:
                 self._ld_k = 0
             else:
                 self._ld_k += 1
