@@ -695,19 +695,20 @@ class Detector:
             if pk > self._hand and self._ndev > -self._margin:
                 # (a grip may last one conversion; an impact right after a fall is no grip)
                 self._hand_t = self._hand_ep_t = t
-            if self._raw_win and self._n0 - n > self._fmax:
-                self._fmax = self._n0 - n
             if self._raw_win:
-                # (10 SPS: `_plat2` is _slid_off's, which runs at 80 SPS only) the largest
-                # fall over two conversion steps (_settled, Rhino Hero's lift); none when a
-                # conversion repeats the one before in the middle of a fall: a reading of a
-                # glitch's form (one true reading in 4,096 has its low 12 bits set) is
-                # replaced by the one before, which hides where the load was (bots' games
-                # 33588, 37775, 37812: his lifts, the middle conversion so replaced)
-                if n == self._n0 and self._ndev2 - dn > self._band:
+                # (10 SPS) The largest fall over one conversion step and over two (_settled,
+                # Rhino Hero's lift); no two-step figure when a conversion repeats the one
+                # before in the middle of a fall: a reading of a glitch's form (one true
+                # reading in 4,096 has its low 12 bits set) is replaced by the one before,
+                # which hides where the load was (bots' games 33588, 37775, 37812: his
+                # lifts, the middle conversion so replaced)
+                if self._n0 - n > self._fmax:
+                    self._fmax = self._n0 - n
+                f2 = self._ndev2 - dn
+                if n == self._n0 and f2 > self._band:
                     self._plat2 = _RAW_MAX
-                elif self._ndev2 - dn > self._plat2:
-                    self._plat2 = self._ndev2 - dn
+                elif f2 > self._plat2:
+                    self._plat2 = f2
             if (self._check_collapse(t, d, dn) or self._landed(t, y, d, dn) or self._smash(dn)
                     or self._slide(dn) or self._onto_platform(dn)):
                 self._collapsed()
