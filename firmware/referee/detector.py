@@ -99,6 +99,7 @@ _HN = const(8)    # recent medians kept for the landing test
 _NEVER = const(-536870912)  # -(1 << 29): "long ago" as a small int
 _STILL_MS = const(300)  # (10 SPS) young shaking, the load down: the accelerometer's rest stays
 _HELD_MS = const(150)  # (80 SPS) a piece weighed off its mass, reported this recently: in a hand?
+_LIFT_MS = const(160)  # (80 SPS) fingers lift Rhino Hero's whole mass within this (114 ms seen)
 
 
 def _ms_to_n(ms, sps):
@@ -349,7 +350,6 @@ class Detector:
         self._rh_maybe = False  # a piece booked during his owed move while he was not on: him?
         # (or, 10 SPS, his lift weighed right after one of his mass: that piece taken back?)
         self._owed_late = False  # his move may still be owed though the referee counts it ended
-        self._placed = 0
 
     # -- the per-sample path ---------------------------------------------------------------------
     def feed(self, t_ms, raw, ax, ay, az):
@@ -566,6 +566,7 @@ class Detector:
             self._hand_t = self._hand_ep_t = t
         self._al_rh = 0         # allowances of the present drop: Rhino Hero lifted,
         self._al_take = 0       # the piece just placed taken back
+        self._rh_t = _NEVER     # when the present drop first reached Rhino Hero's mass
         self._slack = 0         # ... measured from under a light hand's press
         self._dip_seen = False  # a drop of about Rhino Hero's mass was seen (lift + set-down)
         self._ndev = 0          # the previous raw sample's deviation (see _smash)
@@ -1076,6 +1077,8 @@ class Detector:
         if self._impact_after_drop(t, dn):
             return True
         drop = -d
+        if self._al_rh and self._rh_t == _NEVER and drop >= self._al_rh - self._tol(self._al_rh):
+            self._rh_t = t
         if (self._al_rh and self._dip_quiet and quiet and self._cn >= self._rest_n
                 and self._ct > self._dip_t and self._near_allow(drop, self._al_rh)):
             # Rhino Hero lifted: the level rested at his mass below (he may come back down
@@ -1288,6 +1291,7 @@ class Detector:
             take = self._last_step
         self._al_rh = rh
         self._al_take = take
+        self._rh_t = _NEVER
         allow = rh if rh > take else take
         m = self._margin
         # (shaking that began with the drop is the fall's own landing or a bump, which the
@@ -1895,6 +1899,14 @@ class Detector:
                 # decayed to 23 mg for one conversion and rose again to 38 mg).
                 self._collapsed()
                 return
+            if not self._raw_win and ev == RHINO_LIFT and self._rh_t - self._dip_t > _LIFT_MS:
+                # (80 SPS) Fingers lift Rhino Hero's whole mass within 114 ms of the drop's
+                # start (878 lifts in bots' games 1-650: 60-89 ms mostly); a roof of his mass
+                # that tips and slides off, nobody near, loses it slower, the square of the
+                # time at first (bots' games 3388, 30876: the mass below by its tolerance
+                # only after more than 160 ms, weighed as his lift). Slower: a fall.
+                self._collapsed()
+                return
         if self._regrip or (self._raw_win and step >= self._min_place
                             and (not self._released(step)
                                  or step - self._rlow >= self._release + self._release)):
@@ -2161,7 +2173,6 @@ class Detector:
             self._rhino_on = True
             self._rh_maybe = False
             self._expect_rhino = False
-        self._placed += 1
         return code
 
 
