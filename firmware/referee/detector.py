@@ -1397,7 +1397,14 @@ class Detector:
             # (the tracked rest has moved towards the jolt since).
             a = (_absdiff(self._pax, self._ldx) + _absdiff(self._pay, self._ldy)
                  + _absdiff(self._paz, self._ldz))
-            if a * self.land_decay > self._ld_a:
+            if a * self.land_decay > self._ld_a or (
+                    self._ld_k == 1 and dn > self._band
+                    and -self._ndev2 * 4 < self._base - self._zero):
+                # (or the reading after the jolt still above the old level while the fall
+                # took less than a quarter of the load: a bump's swing, the tower where it
+                # was. Cards that fell onto the platform took 0.39-0.68 of it down with
+                # them; a bump's dip swinging back up 0.03-0.2: scripted 23017, 66795,
+                # 74157, 10 SPS)
                 self._ld_k = 0
             else:
                 self._ld_k += 1
