@@ -502,6 +502,18 @@ def test_a_bumps_swing_above_the_old_level_after_a_jolt_is_no_landing_at_10_sps(
     assert (r.detected_ms is not None) == (r.collapse is not None), (seed, r.events)
 
 
+@pytest.mark.parametrize("seed", [48376, 66026, 46309, 56782])
+def test_a_bumps_dip_with_a_smaller_swing_back_is_no_smash_at_10_sps(seed):
+    # Scripted games, 10 SPS: a bump dips the load 4.7-6.2 g in one conversion, the table
+    # still at both ends of it, then swings back above the old level with a jolt and dies
+    # within the settle band: read as cards that fell for most of a conversion and landed
+    # late in the next (48376, 66026). The bump's dip was 0.06-0.1 of the load; cards
+    # that fell so took 0.4 of it or more (46309, 56782: still found).
+    r = play_game(seed, sps=10)
+    assert r.false_collapses == 0, (seed, r.events)
+    assert (r.detected_ms is not None) == (r.collapse is not None), (seed, r.events)
+
+
 def test_a_bumps_inertia_is_no_hand_that_brought_a_piece():
     # Scripted game 42528, 10 SPS: a bump's inertia (5.45 g, the table shaking) set the
     # episode's highest raw sample; taken for a hand that brought a piece, Rhino Hero's

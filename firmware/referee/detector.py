@@ -1440,7 +1440,8 @@ class Detector:
             self._sm_up = dn
             self._sm_t = self._ndev_t0
         elif (self._ndev < -self._w and dn > self._impact and self._act_now > self.acc_thr_mg
-                and self._ndev_q and self._ndev_t0 == self._ndev_tp and not self._sm_k):
+                and self._ndev_q and self._ndev_t0 == self._ndev_tp and not self._sm_k
+                and -self._ndev * 4 >= self._base - self._zero):
             # (10 SPS) A conversion a wall's mass or more low with the table still, then an
             # impact above the old level smaller than the fall, felt by the accelerometer:
             # the cards fell for most of a conversion (their weight gone from it) and landed
@@ -1450,7 +1451,10 @@ class Detector:
             # inertia leaves the load swinging for several 100 ms conversions (its readings
             # 0.2-0.5 of each other, held-out 12048, 14215), and a hand that lifts something
             # keeps it off the cell (held-out 14159, 15289: 20-24 g down, 2.8-8.6 g up with
-            # 77-177 mg, then 0.0 g, were missed).
+            # 77-177 mg, then 0.0 g, were missed). The fall a quarter of the load or more, as
+            # in _ld_k's watch: a bump's dip is the load's inertia times the table's
+            # acceleration, 0.06-0.1 of it (scripted 48376, 66026, their swing back within
+            # the band); cards that fell for most of a conversion took 0.37-0.57 of it.
             self._sm_k = 3
             self._sm_t = self._ndev_t0
             self._sm_up = dn
