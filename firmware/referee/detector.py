@@ -1366,7 +1366,7 @@ class Detector:
                 # (|dn| <= band, and a 64th of the impact: cards that struck hard ring a
                 # little longer; cards that fell a quarter of the load or more (round 54)
                 # read 0.11-0.17 g off the level with bands of 0.10-0.11 g after impacts of
-                # 3.3-15 g: scripted 45073, 63595, bots' 34340, missed)
+                # 3.3-15 g: scripted 45073, 63595, 74418, bots' 34340, missed)
                 lim = self._band + (self._sm_up >> 6) + 1
                 last = 4
             else:
