@@ -1366,8 +1366,12 @@ class Detector:
                 # (|dn| <= band, and a 64th of the impact: cards that struck hard ring a
                 # little longer; cards that fell a quarter of the load or more (round 54)
                 # read 0.11-0.17 g off the level with bands of 0.10-0.11 g after impacts of
-                # 3.3-15 g: scripted 45073, 63595, 74418, bots' 34340, missed)
-                lim = self._band + (self._sm_up >> 6) + 1
+                # 3.3-15 g: scripted 45073, 63595, 74418, bots' 34340, missed. A first
+                # reading below the band is left to the test for cards that bounced off,
+                # which wants the next two still.)
+                lim = self._band + 1
+                if k == 4 or dn > 0:
+                    lim += self._sm_up >> 6
                 last = 4
             else:
                 lim = self._cfall if k == 1 else self._cfall >> 1
