@@ -1406,9 +1406,14 @@ class Detector:
             a = (_absdiff(self._pax, self._ldx) + _absdiff(self._pay, self._ldy)
                  + _absdiff(self._paz, self._ldz))
             if a * self.land_decay > self._ld_a or (
-                    self._ld_k == 1 and dn > self._band and self._a_bumps_dip(-self._ndev2)):
+                    self._ld_k == 1 and dn > self._band
+                    and -self._ndev2 * 4 < self._base - self._zero):
                 # (or the reading after the jolt still above the old level after a bump's
-                # dip: its swing, the tower where it was; scripted 23017, 66795, 74157)
+                # dip, the fall under a quarter of the load on the cell: its swing, the tower
+                # where it was. A bump's dip is the load's inertia times the table's
+                # acceleration, 0.03-0.2 of it (scripted 23017, 66795, 74157; and 48376,
+                # 66026 below); cards that fell onto the platform and read like it took
+                # 0.37-0.68 (rounds 53b and 54). Inline, not a method: the boot's heap.)
                 self._ld_k = 0
             else:
                 self._ld_k += 1
@@ -1445,7 +1450,7 @@ class Detector:
             self._sm_t = self._ndev_t0
         elif (self._ndev < -self._w and dn > self._impact and self._act_now > self.acc_thr_mg
                 and self._ndev_q and self._ndev_t0 == self._ndev_tp and not self._sm_k
-                and not self._a_bumps_dip(-self._ndev)):
+                and -self._ndev * 4 >= self._base - self._zero):
             # (10 SPS) A conversion a wall's mass or more low with the table still, then an
             # impact above the old level smaller than the fall, felt by the accelerometer:
             # the cards fell for most of a conversion (their weight gone from it) and landed
@@ -1455,8 +1460,9 @@ class Detector:
             # inertia leaves the load swinging for several 100 ms conversions (its readings
             # 0.2-0.5 of each other, held-out 12048, 14215), and a hand that lifts something
             # keeps it off the cell (held-out 14159, 15289: 20-24 g down, 2.8-8.6 g up with
-            # 77-177 mg, then 0.0 g, were missed). No bump's dip (scripted 48376, 66026,
-            # their swing back within the band).
+            # 77-177 mg, then 0.0 g, were missed). No bump's dip: the fall a quarter of the
+            # load or more, as in _ld_k's watch (scripted 48376, 66026, their swing back
+            # within the band).
             self._sm_k = 3
             self._sm_t = self._ndev_t0
             self._sm_up = dn
@@ -1478,13 +1484,6 @@ class Detector:
         if self._ndev >= -self._margin:
             self._ndev_t0 = self._ndev_t    # the last sample before a drop: the onset
         return False
-
-    def _a_bumps_dip(self, fall):
-        """(10 SPS) Whether a fall of ``fall`` counts took under a quarter of the load on the
-        cell. A bump's dip is the load's inertia times the table's acceleration: 0.03-0.2 of
-        it (scripted 23017, 66795, 74157, 48376, 66026); cards that fell onto the platform
-        and read like it took 0.37-0.68 (rounds 53b and 54)."""
-        return fall * 4 < self._base - self._zero
 
     def _slide(self, dn):
         """(10 SPS) A roof let go that slides off before it was weighed (0.2-0.6 s after
