@@ -1378,7 +1378,8 @@ class Detector:
                 if k > 1 and self._band < lim:
                     lim = self._band
                 last = 2
-            if k == 3 and (self._act_now - self.acc_floor_mg) * 4 >= self._act1:
+            if (k == 3 and (self._act_now - self.acc_floor_mg) * 4 >= self._act1
+                    and -self._ndev2 <= (self._kin * self._act1) >> 3):
                 # (a bump: the reading after the impact's, above the accelerometer's floor, a
                 # quarter of the impact's or more: cards landing ring 20-60 ms, under a fifth of
                 # it 100 ms later; a bump shakes the table for 60-200 ms, a fifth to a half.
