@@ -905,17 +905,19 @@ class Detector:
             # weigh a wall and a roof by chance when the hand setting the second of two walls
             # jolts the table as it arrives: held-out games 6711, 6846, 7326)
             step = top - self._base
-            # (80 SPS: and the load did not rise again after the release, 2 g or more above
-            # the lowest raw sample since the push's peak, and stay up, the last two raw
-            # samples too: a piece that tips makes new lows itself; a piece let go rings at
-            # most 1 g under its level; a hand that came back or brings the next piece presses
-            # it up; bots' game 551: the second of two walls brought with a 3-5 g press, the
-            # jolt as it arrived, then the press eased by 4 g: a false collapse)
+            # (And the load did not rise again after the release, 2 g or more above the
+            # lowest raw sample since the push's peak, and stay up, the last two raw samples
+            # too: a piece that tips makes new lows itself; a piece let go rings at most 1 g
+            # under its level; a hand that came back or brings the next piece presses it up;
+            # bots' game 551 at 80 SPS: the second of two walls brought with a 3-5 g press,
+            # the jolt as it arrived, then the press eased by 4 g: a false collapse. At 10
+            # SPS scripted 63295: a roof let go, one conversion at its mass, a 2.2 g grip
+            # that jolted 27 mg, then the roof taken back.)
             up = self._release + self._release
             if (step >= self._min_place and self._peak - step >= self._release
                     and t - self._peak_t >= self.letgo_ms and self._best(step) != SHIFT
-                    and (top - bot < self._min_place if self._raw_win
-                         else step - self._rlow < up or self._ndev - self._rlow < up
+                    and (top - bot < self._min_place or not self._raw_win)
+                    and (step - self._rlow < up or self._ndev - self._rlow < up
                          or dn - self._rlow < up)):
                 self._j_t = t
                 self._j_ref = top
@@ -1132,9 +1134,13 @@ class Detector:
                         return False
                     return drop >= self._min_place    # (less is a sway, not a piece)
             return False
+        # (A calm run below the rest band: two medians, or one and the newest raw sample;
+        # at 10 SPS not a raw sample that repeats the one before, a glitch replaced by it,
+        # which made one conversion's knock read twice: scripted 65176, -0.4 g)
         crun = (self._calm and self._clean and self._peak <= self._rb
                 and (self._sub_n >= self._long_n_drop
-                     or (self._sub_n >= self._long_n_drop - 1 and dn < -self._rb))
+                     or (self._sub_n >= self._long_n_drop - 1 and dn < -self._rb
+                         and (self._n0 != self._n1 or not self._raw_win)))
                 and self._sub_sum < -self._rb * self._sub_n and self._one_sided(self._cthr))
         if self._over_n < self._drop_n:
             # The calm run has lasted already: its last median past the threshold and
@@ -1504,6 +1510,19 @@ class Detector:
             if dn <= self._sl_prev - self._hand:
                 if k == -2:
                     self._sl_4 = self._sl_prev  # (the second falling conversion)
+                elif k == 2:
+                    # (the third step after three resting conversions: a hand's lift puts
+                    # the most in the middle one, and a piece gripped again after it was
+                    # let go rests heavier than itself, by the grip: both rests on hand more
+                    # than half the roof's tolerance over its mass is a take-back (scripted
+                    # 23247, 34232: 0.3-0.5 g over, steps of 21, 72, 12 %). A roof alone
+                    # rests at its own mass.)
+                    mid = self._sl_1 - self._sl_prev
+                    lo = self._sl_2 if self._sl_2 < self._sl_3 else self._sl_3
+                    if (mid > self._sl_2 - self._sl_1 and mid > self._sl_prev - dn
+                            and lo > self._r + (self._tol(self._r) >> 1)):
+                        self._sl_k = 0
+                        return False
                 self._sl_prev = dn
                 k += 1
                 if (k >= 3 or k == 0) and dn < self._min_place:
