@@ -1455,9 +1455,10 @@ class Detector:
             self._sm_k = 7 if -self._ndev > (self._kin * a) >> 5 else 1
             self._sm_up = dn
             self._sm_t = self._ndev_t0
-        elif (self._ndev < -self._w and dn > self._impact and self._act_now > self.acc_thr_mg
-                and self._ndev_q and self._ndev_t0 == self._ndev_tp and not self._sm_k
-                and -self._ndev * 4 >= self._base - self._zero):
+        elif (self._ndev < -self._w and self._ndev_q and self._ndev_t0 == self._ndev_tp
+                and not self._sm_k and -self._ndev * 4 >= self._base - self._zero
+                and ((dn > self._impact and self._act_now > self.acc_thr_mg)
+                     or -self._band < dn <= -self._ndev >> 3)):
             # (10 SPS) A conversion a wall's mass or more low with the table still, then an
             # impact above the old level smaller than the fall, felt by the accelerometer:
             # the cards fell for most of a conversion (their weight gone from it) and landed
