@@ -1458,7 +1458,9 @@ class Detector:
         elif (self._ndev < -self._w and self._ndev_q and self._ndev_t0 == self._ndev_tp
                 and not self._sm_k and -self._ndev * 4 >= self._base - self._zero
                 and ((dn > self._impact and self._act_now > self.acc_thr_mg)
-                     or -self._band < dn <= -self._ndev >> 3)):
+                     or (-self._band < dn
+                         and (dn <= -self._ndev >> 3
+                              or -self._ndev > (self._kin * self.acc_thr_mg) >> 2)))):
             # (10 SPS) A conversion a wall's mass or more low with the table still, then an
             # impact above the old level smaller than the fall, felt by the accelerometer:
             # the cards fell for most of a conversion (their weight gone from it) and landed
