@@ -528,6 +528,50 @@ def test_cards_that_struck_hard_found_in_the_bots_game_34340_at_10_sps():
     assert _no_collapse_error(34340, 10).truth.get("collapse") == 1
 
 
+def test_cards_that_fell_deeper_than_a_bump_could_press_need_no_quick_calm_at_10_sps():
+    # Scripted game 29115, 10 SPS: 38.6 g of a 77 g tower fell within one conversion (the
+    # table still), then +10 g with 32 mg: cards that landed late in the next conversion.
+    # The reading after stayed 19 mg, more than a quarter of the impact's, which is the
+    # sign of a bump's ringing; but to dip the load so far a bump would have shaken the
+    # table by 0.7 g, and it dies by a fifth to a half per conversion, not to 35 mg.
+    assert _fell_as_told(29115, 10).collapse is not None
+
+
+@pytest.mark.parametrize("seed", [27865, 49003])
+def test_cards_that_landed_with_a_small_unfelt_impact_are_a_fall_at_10_sps(seed):
+    # Scripted games, 10 SPS: cards fell within one conversion, the table still, 0.38 and
+    # 0.63 of the load (5.6 g of 14.8, 41.5 g of 66), then the load back at the old level:
+    # +0.4 g (27865, within an eighth of the fall; a bump's swing back, its ring of 60-200
+    # ms, is a fifth of its dip or more) and +9.6 g unfelt (49003: a fall 15 times what a
+    # shake at the accelerometer's threshold could press), then still. Both missed: the
+    # impact was neither half the fall nor felt.
+    assert _fell_as_told(seed, 10).collapse is not None
+
+
+def test_a_knock_read_once_with_a_glitch_after_it_is_no_fall_at_10_sps():
+    # Scripted game 65176, 10 SPS: a knuckle on the table pressed one conversion 0.4 g
+    # down, and the next was a wild reading, replaced by the one before: the knock read
+    # twice, a calm run below the rest band, a false collapse.
+    _fell_as_told(65176, 10)
+
+
+@pytest.mark.parametrize("seed", [23247, 34232])
+def test_a_roof_gripped_again_and_taken_back_is_no_slide_at_10_sps(seed):
+    # Scripted games, 10 SPS: a roof let go, gripped again at once (0.3-0.5 g over its
+    # mass for three conversions) and lifted in steps of 21, 72 and 12 % of it: taken for
+    # a roof that slid off. A hand's lift puts the most in the middle step, and a roof
+    # alone rests at its own mass.
+    _fell_as_told(seed, 10)
+
+
+def test_a_grip_that_jolts_the_table_is_no_piece_landing_at_10_sps():
+    # Scripted game 63295, 10 SPS: a roof let go, one conversion at its mass, then a grip
+    # 2.2 g up that jolted the table 27 mg, then the roof taken back: read as a piece that
+    # never came to rest falling after its jolt. A piece that tips loses weight before its
+    # jolt; the load had risen 2.5 g over its lowest since the push.
+    _fell_as_told(63295, 10)
+
+
 def test_a_bumps_inertia_is_no_hand_that_brought_a_piece():
     # Scripted game 42528, 10 SPS: a bump's inertia (5.45 g, the table shaking) set the
     # episode's highest raw sample; taken for a hand that brought a piece, Rhino Hero's

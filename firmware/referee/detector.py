@@ -1391,7 +1391,10 @@ class Detector:
                 # it 100 ms later; a bump shakes the table for 60-200 ms, a fifth to a half.
                 # The load is a conversion's middle, the accelerometer its end: a bump's
                 # first swing may go unfelt, its next one felt as this smaller impact;
-                # scripted 43918: more than a wall low, +1.1 g with 44 mg, then 21 mg)
+                # scripted 43918: more than a wall low, +1.1 g with 44 mg, then 21 mg. Not
+                # for a fall over eight times what the impact's shaking could press: a bump
+                # that dips the load so far shakes harder than that and does not die to it
+                # within a conversion; scripted 29115: 38.6 g of 77 g, 32 then 19 mg)
                 self._sm_k = 0
             elif -lim < dn < lim:
                 self._sm_k = k + 1
@@ -1472,7 +1475,13 @@ class Detector:
             # keeps it off the cell (held-out 14159, 15289: 20-24 g down, 2.8-8.6 g up with
             # 77-177 mg, then 0.0 g, were missed). No bump's dip: the fall a quarter of the
             # load or more, as in _ld_k's watch (scripted 48376, 66026, their swing back
-            # within the band).
+            # within the band). Or, the impact small or unfelt, the load back at the old
+            # level: above it by an eighth of the fall at most (cards that landed within
+            # their fall's conversion; a bump's swing back, its ring lasting 60-200 ms, is a
+            # fifth of its dip or more even when the accelerometer misses it at both ends
+            # of the conversion: scripted 27865, 5.6 g of 14.8 g, then +0.4 g), or by any
+            # amount after a fall over eight times what a shake at the accelerometer's
+            # threshold could press (49003: 41.5 g of 66 g, then +9.6 g unfelt).
             self._sm_k = 3
             self._sm_t = self._ndev_t0
             self._sm_up = dn
