@@ -1,0 +1,42 @@
+"""bench/read_game.py: one benchmark game read back, with the rule that decided each collapse."""
+
+import io
+import sys
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+
+import read_game  # noqa: E402
+from rhinoref.firmware import fw  # noqa: E402
+from rhinoref.trace import read_trace  # noqa: E402
+
+
+def test_a_scripted_game_names_the_rule_and_prints_the_window(tmp_path):
+    # Scripted 29115 at 10 SPS: cards smashed onto the platform (38.6 g down within one
+    # conversion, then +48.6 g), decided by _smash (round 56); its trace written too.
+    out = io.StringIO()
+    path = tmp_path / "game.csv"
+    decisions = read_game.report(29115, 10, out=out, trace=str(path))
+    text = out.getvalue()
+    assert [d[1] for d in decisions] == ["_smash"], decisions
+    assert "truth   78678 collapse" in text and "event   78690 collapse" in text
+    samples = [line.split() for line in text.splitlines() if line[:1] == " "]
+    assert len(samples) == 30, text          # 3 s at 10 SPS
+    times = [int(s[0]) for s in samples]
+    assert times == sorted(times) and 77178 <= times[0] and times[-1] <= 80178
+    assert any(float(s[2]) < -38 for s in samples[1:]), text    # the fall's step, in grams
+    trace = read_trace(str(path))
+    assert trace.meta["sps"] == 10 and [r[0] for r in trace.rows if 77178 <= r[0] <= 80178] == times
+
+
+def test_a_bots_game_is_read_and_the_detector_is_left_as_it_was():
+    # Bots' 36033 at 10 SPS: a roof taken back read as a slide (a false collapse left:
+    # docs/detector-rounds.md, session 19), decided by _slide; the window given.
+    detector = fw("detector").Detector
+    before = {name: getattr(detector, name) for name in read_game.RULES + ("_collapsed",)}
+    out = io.StringIO()
+    decisions = read_game.report(36033, 10, bots=True, t_from=204900, t_to=205700, out=out)
+    assert decisions[0][1] == "_slide", decisions
+    assert "205517    83.97   -3.87" in out.getvalue(), out.getvalue()
+    assert {name: getattr(detector, name) for name in before} == before
