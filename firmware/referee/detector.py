@@ -698,15 +698,19 @@ class Detector:
                 self._hand_t = self._hand_ep_t = t
             if self._raw_win:
                 # (10 SPS) The largest fall over one conversion step and over two (_settled,
-                # Rhino Hero's lift); no two-step figure when a conversion repeats the one
-                # before in the middle of a fall: a reading of a glitch's form (one true
-                # reading in 4,096 has its low 12 bits set) is replaced by the one before,
-                # which hides where the load was (bots' games 33588, 37775, 37812: his
-                # lifts, the middle conversion so replaced)
+                # Rhino Hero's lift); no two-step figure when the load moved across a
+                # conversion that repeated the one before: a reading of a glitch's form (one
+                # true reading in 4,096 has its low 12 bits set) is replaced by the one
+                # before, which hides where the load was (bots' games 33588, 37775, 37812:
+                # his lifts, the middle conversion so replaced). Judged on the conversion
+                # after it: a repeat with the load still on both sides hid nothing (bots'
+                # 47830: a true reading equal to the one before, at the end of an 8 g fall,
+                # took away the test that found it; an episode's first conversion has no
+                # such pair, both set to 0)
                 if self._n0 - n > self._fmax:
                     self._fmax = self._n0 - n
                 f2 = self._ndev2 - dn
-                if n == self._n0 and f2 > self._band:
+                if self._ndev == self._ndev2 and t != self._ep_t and f2 > self._band:
                     self._plat2 = _RAW_MAX
                 elif f2 > self._plat2:
                     self._plat2 = f2
