@@ -1887,6 +1887,17 @@ class Detector:
             self._hand_t = self._t1
         else:
             ev = self._classify(step, t)
+            if (ev == SHIFT and step < 0 and self._raw_win and self._calm and self._clean
+                    and self._peak <= self._rb):
+                # (10 SPS) The load fell out of a long rest on a calm table and never rose
+                # (no hand pressed: the calm run's terms), then rested lower by a placement
+                # or more that matches no allowance (neither Rhino Hero's lift nor a piece
+                # taken back): something left the platform. Bots' 42582: a roof sliding
+                # off over 400 ms, 0.3 g past the threshold of his allowance, within what
+                # the accelerometer's floor bounds and settled before the raw mean passed
+                # it: reported as a shift.
+                self._collapsed()
+                return
             if ((ev == RHINO_LIFT or (ev == SHIFT and step < 0 and self._raw_win))
                     and self._rpk_q and not self._plat0 and self._rpeak > self._bring_c):
                 # Rhino Hero's mass lost after a hand pressed more than a wall and 2 g onto
