@@ -759,6 +759,23 @@ def test_rhino_heros_mass_lost_over_four_conversion_steps_is_a_fall(seed):
     assert _no_collapse_error(seed, 10).truth.get("collapse") == 1
 
 
+def test_a_repeated_conversion_after_the_fall_hides_nothing_at_10_sps():
+    # Bots' game 47830, 10 SPS, Rhino Hero's move owed: 8 g lost over four conversion steps
+    # (20, 56, 17, 6 %), 23 % outside the two largest: the shape test finds such a fall. A
+    # true reading equal to the one before (0.6 % of pairs), at the end of the fall with the
+    # load still on both sides, was taken for a replaced glitch hiding the load's path, and
+    # the test was skipped: his lift. The repeat is judged on the conversion after it now.
+    assert _no_collapse_error(47830, 10).truth.get("collapse") == 1
+
+
+def test_a_roofs_loss_out_of_a_calm_rest_that_matches_no_allowance_is_a_fall_at_10_sps():
+    # Bots' game 42582, 10 SPS: a roof (4.99 g) slid off over 400 ms out of a long rest,
+    # nobody near, the table still; Rhino Hero's allowance (4.08 g and its tolerance) was
+    # passed by 0.3 g only, within what the accelerometer's floor bounds, and the level
+    # settled before the drop's raw mean passed the threshold: reported as a shift.
+    assert _no_collapse_error(42582, 10).truth.get("collapse") == 1
+
+
 @pytest.mark.parametrize("seed", [33588, 37775, 37812])
 def test_rhino_heros_lift_with_a_conversion_replaced_as_a_glitch_is_no_fall(seed):
     # Bots' games, 10 SPS: Rhino Hero lifted within two conversion steps, but the middle
