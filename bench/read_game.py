@@ -89,21 +89,11 @@ def play(seed, sps, bots):
         if bots:
             from rhinoref import sim
 
-            got = {}
-            original = sim._result
-
-            def keep(g, b, truth, detected, *args, **kwargs):
-                got["truth"], got["events"] = list(truth), list(detected)
-                return original(g, b, truth, detected, *args, **kwargs)
-
-            sim._result = keep
-            try:
-                r = sim.play_game(players=4, seed=seed, sps=sps, mode="firmware", trace=True)
-            finally:
-                sim._result = original
-            truth = [(x[0], x[1]) for x in got["truth"]]
-            events = [(x[0], x[1]) for x in got["events"]]
+            r = sim.play_game(players=4, seed=seed, sps=sps, mode="firmware", trace=True)
+            truth = [(x[0], x[1]) for x in r.trace_truth]
+            events = [(x[0], x[1]) for x in r.trace_detected]
             return truth, events, r.trace_meta, r.trace_rows, watch.decisions
+
         from rhinoref.scenarios import play_game
 
         r = play_game(seed, sps=sps, keep_samples=True)

@@ -50,6 +50,8 @@ class GameResult:
         self.log_lines = kw.get("log_lines", [])
         self.trace_rows = kw.get("trace_rows")
         self.trace_meta = kw.get("trace_meta")
+        self.trace_truth = kw.get("trace_truth")          # (t, name, ...) with the trace
+        self.trace_detected = kw.get("trace_detected")    # (t, name) the board's events
 
     def as_dict(self):
         return {name: getattr(self, name) for name in self.FIELDS}
@@ -505,6 +507,8 @@ def _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_
     if rows is not None:
         result.trace_rows = rows
         result.trace_meta = table.meta()
+        result.trace_truth = list(table.truth)
+        result.trace_detected = list(watch.detected)
     return result
 
 
@@ -585,7 +589,8 @@ def play_game(players=4, seed=1, sps=80, accel=True, side="easy", speed=None, vi
 
     ``speed``: None = as fast as possible, else simulated seconds per wall second. ``view`` and
     ``renderer`` (from :mod:`rhinoref.render`) show it live. ``trace=True`` keeps the sensor rows
-    (``result.trace_rows``/``trace_meta``) for writing a SPEC 3.2 trace. ``mode``: "firmware"
+    (``result.trace_rows``/``trace_meta``) for writing a SPEC 3.2 trace, and the table's truth and
+    the detected events in order (``trace_truth``/``trace_detected``). ``mode``: "firmware"
     (Referee + Table), "ideal" (rules engine fed the truth) or "auto" (firmware when present).
     """
     if sps not in SPS_CHOICES:
