@@ -804,3 +804,36 @@ def test_cards_that_landed_hard_and_bounced_off_may_ring_a_little_at_10_sps():
     # after a bump swings on by more): reported as a bump. The test allows a 64th of the
     # impact, as the level itself does.
     assert _fell_as_told(81790, 10).detected_ms is not None
+
+
+def test_an_impact_split_over_two_conversions_far_beyond_a_shake_is_a_fall_at_10_sps():
+    # Bots' game 38773, 10 SPS, Rhino Hero's move owed: the tower fell, 18 g within two
+    # conversions with the table still, and its cards landed over the next two, +50 g (219
+    # mg) then +76 g, then the load lay 3.3 g (his mass) under the old level: reported as
+    # his lift. A shake at 219 mg moves the load by 12 g at most; a hand's press does not
+    # follow a fall of cards. Scripted 69660: 16 g down, +11 g with 60 mg, +44 g, then 5 g
+    # lower (cards off the platform), booked as the roof weighed 3.7 s before taken back.
+    assert _no_collapse_error(38773, 10).truth.get("collapse") == 1
+    assert _fell_as_told(69660, 10).detected_ms is not None
+
+
+@pytest.mark.parametrize("seed", [66291, 78920])
+def test_cards_that_fell_beyond_a_shake_and_landed_with_a_light_felt_impact_at_10_sps(seed):
+    # Scripted games, 10 SPS: cards fell onto the platform over two conversions with the
+    # table still (66291: 0.4 then 4.3 g of a 10 g tower; 78920: 1.4 then 38.8 g of 85 g),
+    # came back 0.5-0.6 g above the level with 44 and 188 mg felt, then lay at it (78920:
+    # ringing -0.27, +0.10 g). A shake at those readings can press the platform and tower
+    # by 1.8 and 11 g at most, and its dip is under a fifth of the load; a hand lifting
+    # something keeps it off the cell. The tests wanted an impact of half the fall, or a
+    # fall within one conversion.
+    assert _fell_as_told(seed, 10).detected_ms is not None
+
+
+@pytest.mark.parametrize("seed", [17885, 21526, 23952, 66026])
+def test_a_bumps_dip_under_a_quarter_of_the_load_with_a_light_swing_back_is_no_fall_at_10_sps(seed):
+    # Scripted games, 10 SPS: a bump the accelerometer, read once per conversion, half
+    # missed: the load 4-6 g down in one conversion (21 mg or less read), then back 1.2-2.2
+    # g above the level with 26-40 mg, then the level. Twice what a shake at those readings
+    # can press is less than the dip, but the readings miss a bump's peak; its dip is a
+    # small share of the load (0.03-0.2), a fall's a quarter or more.
+    _fell_as_told(seed, 10)
