@@ -837,3 +837,14 @@ def test_a_bumps_dip_under_a_quarter_of_the_load_with_a_light_swing_back_is_no_f
     # can press is less than the dip, but the readings miss a bump's peak; its dip is a
     # small share of the load (0.03-0.2), a fall's a quarter or more.
     _fell_as_told(seed, 10)
+
+
+def test_a_piece_weighed_under_a_steady_press_then_eased_is_taken_back_as_it_rests_at_10_sps():
+    # Scripted game 81380, 10 SPS: a roof (3.6 g) set down under a 1 g press held for 900
+    # ms, weighed as two walls (4.65 g: 0.7 g light of them, off by more than their
+    # tolerance); the press let off (1.0 g lower: no event); then the hand gripped the roof
+    # again and lifted its 3.7 g, which matched no allowance (the piece taken back was
+    # two walls): a false fall. The piece is what rests once the press is let off. Bots'
+    # 35836: a wall (2.7 g) under a 1.2 g press weighed as Rhino Hero (3.5 g), the same.
+    _fell_as_told(81380, 10)
+    _no_collapse_error(35836, 10)
