@@ -296,6 +296,7 @@ class Detector:
         self._n0 = 0        # previous two samples (net counts) for the median
         self._n1 = 0
         self._ylast = 0     # the last median (what a glitch-form reading is replaced by)
+        self._glitch_t = _NEVER   # (10 SPS) time of the last conversion replaced as a glitch
         self._nseen = 0
         self._t1 = 0        # time of the newest sample (the median belongs to the one before)
         self._base = 0
@@ -421,9 +422,13 @@ class Detector:
         # that even two glitches in a row do not pass the median. (At high rates by the
         # last median, not the last reading: a true reading of glitch form right after a wild
         # one would otherwise copy the wild one, and two of them pass the median. At 10 SPS
-        # the raw-conversion tests take a repeated reading for a glitch: kept as it was.)
+        # the raw-conversion tests need to know which conversion was so replaced: its time.)
         if raw & 4095 == 4095 or raw > _RAW_MAX - 1 or raw < _RAW_MIN + 1:
-            n = self._ylast if self._nseen >= 3 and not self._raw_win else self._n1
+            if self._nseen >= 3 and not self._raw_win:
+                n = self._ylast
+            else:
+                n = self._n1
+                self._glitch_t = t_ms   # (where the load was is unknown: see _episode)
         else:
             n = (raw - self._offset) * self._sgn
         a = self._n0
@@ -699,18 +704,17 @@ class Detector:
             if self._raw_win:
                 # (10 SPS) The largest fall over one conversion step and over two (_settled,
                 # Rhino Hero's lift); no two-step figure when the load moved across a
-                # conversion that repeated the one before: a reading of a glitch's form (one
-                # true reading in 4,096 has its low 12 bits set) is replaced by the one
-                # before, which hides where the load was (bots' games 33588, 37775, 37812:
-                # his lifts, the middle conversion so replaced). Judged on the conversion
-                # after it: a repeat with the load still on both sides hid nothing (bots'
-                # 47830: a true reading equal to the one before, at the end of an 8 g fall,
-                # took away the test that found it; an episode's first conversion has no
-                # such pair, both set to 0)
+                # conversion replaced as a glitch: a reading of a glitch's form (one true
+                # reading in 4,096 has its low 12 bits set) is replaced by the one before,
+                # which hides where the load was (bots' games 33588, 37775, 37812: his
+                # lifts, the middle conversion so replaced). Judged on the conversion after
+                # it: with the load still on both sides it hid nothing. (A true reading may
+                # equal the one before, two in a few hundred: bots' 47830, at the end of an 8
+                # g fall; an episode's first conversion has no such pair.)
                 if self._n0 - n > self._fmax:
                     self._fmax = self._n0 - n
                 f2 = self._ndev2 - dn
-                if self._ndev == self._ndev2 and t != self._ep_t and f2 > self._band:
+                if self._glitch_t == self._ndev_t and t != self._ep_t and f2 > self._band:
                     self._plat2 = _RAW_MAX
                 elif f2 > self._plat2:
                     self._plat2 = f2
@@ -1139,12 +1143,12 @@ class Detector:
                     return drop >= self._min_place    # (less is a sway, not a piece)
             return False
         # (A calm run below the rest band: two medians, or one and the newest raw sample;
-        # at 10 SPS not a raw sample that repeats the one before, a glitch replaced by it,
-        # which made one conversion's knock read twice: scripted 65176, -0.4 g)
+        # at 10 SPS not a glitch replaced by the sample before, which made one
+        # conversion's knock read twice: scripted 65176, -0.4 g)
         crun = (self._calm and self._clean and self._peak <= self._rb
                 and (self._sub_n >= self._long_n_drop
                      or (self._sub_n >= self._long_n_drop - 1 and dn < -self._rb
-                         and (self._n0 != self._n1 or not self._raw_win)))
+                         and self._glitch_t != self._t1))
                 and self._sub_sum < -self._rb * self._sub_n and self._one_sided(self._cthr))
         if self._over_n < self._drop_n:
             # The calm run has lasted already: its last median past the threshold and
