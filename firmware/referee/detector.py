@@ -1831,11 +1831,8 @@ class Detector:
         # for 550 ms, weighed as Rhino Hero; the hand let go 300 ms later and the level fell
         # 2.8 g, unfelt (4-14 mg), to two walls above the old level: a false collapse).
         # (10 SPS has its own form of this test in _check_collapse and _eased.)
-        k = a - s
         return (not self._jolt and self._dip_quiet and self._rpeak <= self._hand
-                and s < self._r - self._tol(self._r)
-                and (self._near(k, self._w) or self._near(k, self._w * 2)
-                     or self._near(k, self._r)))
+                and s < self._r - self._tol(self._r) and self._piece(a - s))
 
     def _eased(self, s):
         # A drop of ``s`` (counts) is the rest a hand's steady press weighed with the piece
