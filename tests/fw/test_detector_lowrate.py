@@ -780,13 +780,13 @@ def test_10sps_rhino_heros_owed_lift_after_his_set_down_was_weighed_as_a_roof_is
 def test_10sps_cards_onto_the_platform_that_land_within_the_lowest_conversion_are_a_collapse():
     # (scripted 89266) The roof let go, unweighed, and the tower under it fall onto the
     # platform over two conversions (1.5 and 2.5 g), and the cards land late in the lowest
-    # one: the next conversion is back 0.2 g under the roof's level, no impact above it, and
+    # one: the next conversion is back 0.15 g under the roof's level, no impact above it, and
     # the level holds. A collapse, from the last resting conversion (it was no event: the
     # rise had to be the whole fall). A hand does not set a card back within 0.3 s.
     for seed in (97, 98, 99):
         g, onset = _roof_then_onto_platform(seed, 0.0)
         g.steps = [s for s in g.steps if s[0] < onset + 50]
-        g.steps += [(onset + 50, -1.5), (onset + 150, -2.5), (onset + 250, 3.8)]
+        g.steps += [(onset + 50, -1.5), (onset + 150, -2.5), (onset + 250, 3.85)]
         col = _collapses(g)
         assert len(col) == 1 and col[0][2] == onset, (seed, col, onset)
 
