@@ -296,7 +296,7 @@ class Detector:
         self._n0 = 0        # previous two samples (net counts) for the median
         self._n1 = 0
         self._ylast = 0     # the last median (what a glitch-form reading is replaced by)
-        self._glitch_t = _NEVER   # (10 SPS) time of the last conversion replaced as a glitch
+        self._glitch_t = _NEVER   # time of the last reading replaced by the one before it
         self._nseen = 0
         self._t1 = 0        # time of the newest sample (the median belongs to the one before)
         self._base = 0
