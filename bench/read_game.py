@@ -144,7 +144,12 @@ def main(argv=None):
     ap.add_argument("--to", dest="t_to", type=int, help="window end, ms")
     ap.add_argument("--trace", metavar="FILE", help="also write the game's sensor trace (SPEC 3.2)")
     args = ap.parse_args(argv)
-    report(args.seed, args.sps, args.bots, args.t_from, args.t_to, trace=args.trace)
+    try:
+        report(args.seed, args.sps, args.bots, args.t_from, args.t_to, trace=args.trace)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # (read through `| head`: the reader left; no traceback, and none at exit either)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

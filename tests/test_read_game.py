@@ -40,3 +40,13 @@ def test_a_bots_game_is_read_and_the_detector_is_left_as_it_was():
     assert decisions[0][1] == "_slide", decisions
     assert "205517    83.97   -3.87" in out.getvalue(), out.getvalue()
     assert {name: getattr(detector, name) for name in before} == before
+
+
+def test_read_through_head_ends_quietly():
+    # `read_game.py SEED | head`: the reader leaves early; no BrokenPipeError traceback.
+    import subprocess
+
+    cmd = "%s %s 29115 --sps 10 | head -2" % (sys.executable, ROOT / "bench" / "read_game.py")
+    done = subprocess.run(cmd, shell=True, capture_output=True, text=True, cwd=str(ROOT))
+    assert done.stdout.startswith("scripted game 29115 at 10 SPS"), done.stdout
+    assert "Traceback" not in done.stderr, done.stderr
