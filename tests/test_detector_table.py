@@ -848,3 +848,21 @@ def test_a_piece_weighed_under_a_steady_press_then_eased_is_taken_back_as_it_res
     # 35836: a wall (2.7 g) under a 1.2 g press weighed as Rhino Hero (3.5 g), the same.
     _fell_as_told(81380, 10)
     _no_collapse_error(35836, 10)
+
+
+def test_a_roof_gripped_again_and_lifted_after_it_was_weighed_is_no_fall_at_10_sps():
+    # Scripted game 111591, 10 SPS: a roof (4.56 g) let go and weighed, then gripped again
+    # 3.3 g (under a wall and 2 g: a grip, not a hand bringing a piece) and taken back over
+    # two conversions; the raw run of new lows counted a third, 0.03 g lower at rest, and
+    # read the grip as a hand that brought a piece. With the fall stopped (the newest
+    # reading within the band of the one before), a grip's lift is no fall, as for the
+    # median's rule.
+    _fell_as_told(111591, 10)
+
+
+@pytest.mark.parametrize("seed", [18840, 36945, 39920, 58640])
+def test_a_roof_that_slides_off_under_a_light_hand_while_still_falling_is_a_fall_at_10_sps(seed):
+    # Scripted games, 10 SPS: roofs sliding off under a hand setting a wall on them with a
+    # light push (weighed like a grip), still falling when the raw run of new lows decides.
+    # A grip on the roof without the fall stopped would have missed all four.
+    _fell_as_told(seed, 10)

@@ -1016,12 +1016,19 @@ class Detector:
                 self._rdec = 0
         if (self._raw_win and self._rdec >= 3 and self._ndev < -self._rb and dn < -self._cfall
                 and self._rpeak >= self._w + self._push_c and self._rpk_q
-                and not (self._rhino_on and self._expect_rhino) and self._past_wall(t, dn)):
+                and not (self._rhino_on and self._expect_rhino) and self._past_wall(t, dn)
+                and not (dn > self._ndev - self._band and self._grip_lift(t))):
             # A hand brought a piece (10 SPS) and the raw load has fallen conversion after
             # conversion ever since, the last two below the old level, the newest past it by
             # more than a piece taken back rings: the tower is going. (A hand letting go
             # leaves the piece; a take-back stops at the old level; two raw samples in a row
-            # are no lone wild sample.)
+            # are no lone wild sample.) Not a grip on the roof just weighed (_grip_lift, as
+            # for the median's rule below) once the fall has stopped, the newest reading
+            # within the band of the one before: a roof gripped again and lifted is gone in
+            # two conversions, and noise makes the resting third a new low (scripted 111591:
+            # a 3.3 g grip, then 0.03 g lower). A roof sliding off under a hand that sets a
+            # wall on it with a grip's light push is still falling here (scripted 18840,
+            # 36945, 39920, 58640: missed with the grip alone).
             if self._dip_n == 0:
                 self._dip_t = self._above_t
             return True
