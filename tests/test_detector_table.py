@@ -866,3 +866,30 @@ def test_a_roof_that_slides_off_under_a_light_hand_while_still_falling_is_a_fall
     # light push (weighed like a grip), still falling when the raw run of new lows decides.
     # A grip on the roof without the fall stopped would have missed all four.
     _fell_as_told(seed, 10)
+
+
+def test_a_roof_after_one_the_detector_missed_gets_its_own_symbol(monkeypatch):
+    # Scripted game 116726: a roof 6 % heavy weighed as two walls was never reported, so its
+    # symbol was never entered; the harness then gave each later roof the symbol of the
+    # one before (a symbol is only dropped once a newer one was pressed), so the roof
+    # that owed Rhino Hero's move got "none" and his lift was a false fall. A symbol
+    # still waiting when walls are reported, no roof awaiting it, was refused: dropped.
+    calls = []
+    real = detector.Detector.expect_rhino
+
+    def spy(self, owed):
+        calls.append((self._t1, owed))
+        real(self, owed)
+
+    monkeypatch.setattr(detector.Detector, "expect_rhino", spy)
+    r = play_game(116726, sps=10)
+    # his lift at 86.1 s is owed by the roof reported at 84.1 s: owed before the lift
+    assert any(84000 < t < 86133 and owed for t, owed in calls), calls
+    assert r.false_collapses == 0
+    # Scripted game 382 under four times the datasheet's noise: a roof reported 1.7 s after
+    # it was let go, its level settled after its symbol ("rhino", refused then) was
+    # pressed; the player presses again when the cue shows, and his lift is owed.
+    calls.clear()
+    r = play_game(382, sps=10, noise="worse")
+    assert any(122285 <= t < 124975 and owed for t, owed in calls), calls
+    assert r.false_collapses == 0

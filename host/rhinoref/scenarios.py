@@ -151,8 +151,9 @@ def play_game(seed, sps=80, accel=True, noise="datasheet", collapse_share=0.85, 
     The detector gets the context the board's referee would give it: a symbol is pressed a
     moment after each roof, and only counts once the detector has reported that roof (the
     board refuses a symbol with no roof awaiting one, and the player presses again when the
-    cue shows); "rhino" makes a Rhino Hero move owed until the detector reports Rhino Hero
-    or a roof (rules: the move stays owed until the roof lands)."""
+    cue shows; one still waiting when walls are reported was for a roof never reported, and
+    nobody presses it again); "rhino" makes a Rhino Hero move owed until the detector
+    reports Rhino Hero or a roof (rules: the move stays owed until the roof lands)."""
     detector = fw("detector")
     rng = random.Random(seed * 7919 + sps)
     table = Table(seed=seed, sps=sps, accel=accel, noise=noise)
@@ -190,8 +191,14 @@ def play_game(seed, sps=80, accel=True, noise="datasheet", collapse_share=0.85, 
                 owes = False
             elif ev == detector.RHINO:
                 owes = False
-            elif ev in (detector.WALL, detector.WALLS2) and awaiting:
-                awaiting = False   # a piece while a symbol is awaited: the symbol was none
+            elif ev in (detector.WALL, detector.WALLS2):
+                if awaiting:
+                    awaiting = False   # a piece while a symbol is awaited: the symbol was none
+                else:
+                    # A symbol pressed before this piece with no roof awaiting it was
+                    # refused, its roof never reported; the players have moved on.
+                    while si < len(symbols) and symbols[si][0] <= t:
+                        si += 1
             if ev in (detector.ROOF, detector.RHINO, detector.WALL, detector.WALLS2):
                 det.expect_rhino(owes)
     res = score(table.truth, events, table.actions)
