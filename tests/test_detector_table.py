@@ -683,6 +683,15 @@ def test_rhino_hero_lifted_after_a_grip_weighed_as_a_roof_and_a_wall_reset_is_no
     _no_collapse_error(seed, 80)
 
 
+def test_rhino_hero_lifted_after_a_roof_taken_back_and_a_wall_is_no_fall_at_10_sps():
+    # Bots' game 54585, 10 SPS: Rhino Hero's move owed and forgotten; the player set a roof
+    # down (weighed, so the referee counts it and owes no move), gripped it and took it
+    # back, built a wall, then, reminded, lifted him (3.4 g in two conversions, his grip
+    # unseen): no allowance, a fall. As at 80 SPS (above), after a roof taken back while his
+    # move was owed he is still to be moved until the next roof lands, walls or not.
+    _no_collapse_error(54585, 10)
+
+
 @pytest.mark.parametrize("seed, sps", [(6672, 80), (7455, 80), (13348, 80),
                                        (9296, 10), (10217, 10), (12170, 10)])
 def test_a_roof_that_slid_off_under_a_long_press_is_no_silence(seed, sps):
@@ -804,6 +813,26 @@ def test_cards_that_landed_hard_and_bounced_off_may_ring_a_little_at_10_sps():
     # after a bump swings on by more): reported as a bump. The test allows a 64th of the
     # impact, as the level itself does.
     assert _fell_as_told(81790, 10).detected_ms is not None
+
+
+def test_cards_that_fell_over_two_conversions_beyond_a_shake_and_bounced_off_are_a_fall():
+    # Bots' game 50565, 10 SPS: the tower fell onto the platform over two conversions (6.5,
+    # then 36 g down, the table still), landed (+85 g above the old level, 116 mg felt) and
+    # then lay 0.8 g lower, still (some cards off the platform onto the table): a fall far
+    # beyond what a shake could press, but only a fall within one conversion, or the fourth
+    # conversion after such a deep one, could lie lower: reported as a bump. The first
+    # conversion after the impact may lie lower too; the next two must then lie still.
+    assert _no_collapse_error(50565, 10).truth.get("collapse") == 1
+
+
+def test_a_roof_that_rested_after_a_deep_release_ring_and_slid_off_under_a_press_is_a_fall():
+    # Bots' game 55945, 10 SPS: a roof let go rang 0.5 g under its mass in its first
+    # conversion (past the tolerance), then rested at it for three conversions; the next
+    # hand pressed a piece onto it (+22 g), left with its piece, and the roof slid off to
+    # the old level: taken for nothing at all (the lowest conversion since the push, not
+    # the rest just before the new press, was weighed against the roof). The conversion
+    # before the press resting at the roof's mass will do, the press measured from it.
+    assert _no_collapse_error(55945, 10).truth.get("collapse") == 1
 
 
 def test_an_impact_split_over_two_conversions_far_beyond_a_shake_is_a_fall_at_10_sps():

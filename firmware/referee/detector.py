@@ -685,14 +685,24 @@ class Detector:
             if dn < self._rlow:
                 self._rlow = dn
             if (self._raw_win and self._rpeak - self._rlow >= self._release
-                    and _absdiff(self._rlow, self._r) <= self._tol(self._r)
-                    and dn - self._rlow > self._bring_c):
+                    and ((_absdiff(self._rlow, self._r) <= self._tol(self._r)
+                          and dn - self._rlow > self._bring_c)
+                         or (_absdiff(self._ndev, self._r) <= self._tol(self._r)
+                             and _absdiff(self._ndev, self._ndev2) <= self._band + self._hand
+                             and dn - self._ndev > self._bring_c))):
                 # (10 SPS) A roof let go rests on the tower (the load a roof's mass above the
                 # old level, within its tolerance, a release below the push's peak: a hand
                 # still pushing wanders at no particular level, bots' game 3388) and a hand
                 # presses more than a wall and 2 g onto it: a piece brought (fingers gripping
                 # a card to take it back press it 0.3-3 g). The time of its last such
-                # conversion (see _settled).
+                # conversion (see _settled). Or the conversion before this one rested at
+                # the roof's mass (within the band and a touch of the one before it) and
+                # the press is measured from there: a roof let go may ring under its mass
+                # by more than its tolerance first, in the lowest conversion (bots' game
+                # 55945: 0.5 g under, then three conversions at its mass, then a 22 g press;
+                # the roof slid off as the hand left: nothing reported). Not one conversion
+                # alone: a hand's push caught rising may weigh a roof on its way (scripted
+                # 48892), a bump's swing may pass through it (39228).
                 self._bk_t = t
             if pk > self._rpeak:
                 self._rpeak = self._rlow = pk
@@ -1440,11 +1450,12 @@ class Detector:
                 # mass off the platform. A shake's inertia is bounded by the reading; a
                 # hand's press does not follow a fall of cards.)
                 self._sm_k = 9
-            elif (k == 3 or k == 8) and -self._min_place < dn < 0:
+            elif (k == 3 or k == 7 or k == 8) and -self._min_place < dn < 0:
                 # (the cards may lie a little lower: see k >= 5 above; after a fall deeper
-                # than a shake can press (k 7-8) the fourth conversion too: landed cards
-                # that bounced off the platform onto the table, scripted 64458: -12.4 g,
-                # +11.6 g, then -0.33, -0.44, -0.42 g, still)
+                # than a shake can press (k 7-8) the third and the fourth conversion too:
+                # landed cards that bounced off the platform onto the table, scripted
+                # 64458: -12.4 g, +11.6 g, then -0.33, -0.44, -0.42 g, still; bots' 50565:
+                # 6.5 then 36 g down, +85 g with 116 mg, then -0.8, -0.8, -0.7 g)
                 self._sm_k = 5
             else:
                 self._sm_k = 0
@@ -2217,14 +2228,17 @@ class Detector:
                     # moves him: his lift is no collapse, his setting down is his (bots' games
                     # 85, 583, 1364, 1940: lifted 1-2 s after a roof was taken back).
                     self._expect_rhino = True
-                    if ev == ROOF and not self._raw_win:
-                        # (80 SPS) ... and the referee says so again at the next wall, but
+                    if ev == ROOF:
+                        # ... and the referee says so again at the next wall, but
                         # he is still to be moved, before the next roof: a hand's grip of a
                         # wall to take it back, weighed as a roof while his move was owed,
                         # then the wall lifted off, then set again (bots' games 7411, 8550,
                         # 13144: he was lifted 3-5 s later, after the wall). His lift takes
                         # his mass and the level rests there; a falling tower takes a roof
                         # or more and does not rest at his mass: his allowance decides.
+                        # (10 SPS too: bots' 54585, a roof weighed and taken back while his
+                        # move was owed, then a wall, then his lift, taken for a fall; at 10
+                        # SPS his lift's step shape is then judged as well, see _settled.)
                         self._owed_late = True
                 self._last_t = _NEVER
                 return REMOVED
@@ -2287,8 +2301,8 @@ class Detector:
                 late = ((self._expect_rhino and self._last_ev == ROOF and self._last_t == _NEVER)
                         or self._walls_since_roof > 2)
         else:
-            # (80 SPS: kept through walls until the next roof, see _classify's take-back)
-            late = not self._raw_win and self._owed_late and (code == WALL or code == WALLS2)
+            # (kept through walls until the next roof, see _classify's take-back)
+            late = self._owed_late and (code == WALL or code == WALLS2)
         self._owed_late = late
         self._last_t = t
         self._last_ev = code
