@@ -130,7 +130,8 @@ class Detector:
     cfall_g = 0.5           # a continuous fall from a piece just brought, past the old level
     fall_g = 1.5            # a raw sample this far below, then an impact: cards smashed down
     impact_g = 1.0          # an impact after a drop: at least this far above the resting level
-    land_decay = 8          # a landing's jolt: the next two readings below 1/8 of it (10 SPS)
+    land_decay = 8          # a landing's jolt: the next two readings below 1/8 of it (10 SPS),
+    land_decay1 = 6         # ... the first of them below 1/6 will do
     clean_ms = 250          # a drop straight out of a rest this long (nothing swayed before)
     drop_ms = 25            # how long a drop must last beyond the threshold (80 SPS: 2 samples)
     impact_ms = 300         # cards in free fall land within this time of the drop's start
@@ -1471,7 +1472,7 @@ class Detector:
             # (the tracked rest has moved towards the jolt since).
             a = (_absdiff(self._pax, self._ldx) + _absdiff(self._pay, self._ldy)
                  + _absdiff(self._paz, self._ldz))
-            if a * self.land_decay > self._ld_a or (
+            if a * (self.land_decay1 if self._ld_k == 1 else self.land_decay) > self._ld_a or (
                     self._ld_k == 1 and dn > self._band
                     and -self._ndev2 * 4 < self._base - self._zero):
                 # (or the reading after the jolt still above the old level after a bump's
@@ -1559,9 +1560,13 @@ class Detector:
                 and self._ndev_q and self._ndev_t0 == self._ndev_tp and not self._ld_k):
             # Cards that fell within one conversion (the table still: the load 1 g lower in
             # one reading) and landed in the next, above the old level, with a jolt: a
-            # landing if the jolt dies away at once (the next two readings below an eighth
-            # of it). A bump that lowered the load first shakes the table at 8-25 Hz for
-            # 60-200 ms: its readings 100 ms apart stay a fifth to a half of each other.
+            # landing if the jolt dies away at once (the next reading below a sixth of it,
+            # the one after below an eighth). A bump that lowered the load first shakes the
+            # table at 8-25 Hz for 60-200 ms: its readings 100 ms apart stay a fifth to a
+            # half of each other. Cards ring 20-60 ms: under 19 % of the jolt 100 ms later,
+            # under 4 % 200 ms later (scripted 132415: 14 % then 2 %; 43184: 14 %, 3.5 %; a
+            # bump's with a wall on the cell, 116035: 15 %, 14 %; each reading read once at
+            # an unknown phase of the ring, so the first is no sure sign alone).
             sh = self._ash
             self._ld_k = 1
             self._ld_a = self._act_now
@@ -1591,7 +1596,23 @@ class Detector:
         if k:
             if dn <= self._sl_prev - self._hand:
                 if k == -2:
-                    self._sl_4 = self._sl_prev  # (the second falling conversion)
+                    # (the third step after two resting conversions: the steps are weighed
+                    # now, see below; the verdict is kept in _sl_4, which holds the
+                    # conversion before the rests: _NEVER unless the roof is gone)
+                    first = self._sl_2 - self._sl_1
+                    mid = self._sl_1 - self._sl_prev
+                    last = self._sl_prev - dn
+                    o = first if first < last else last
+                    s = first + mid + last
+                    half = self._tol(self._r) >> 1
+                    if not ((last > mid + self._hand and mid > first)
+                            or (_absdiff(self._sl_2, self._r) <= half
+                                and _absdiff(self._sl_3, self._r) <= half
+                                and (o * 16 > s * 3
+                                     or (o * 16 > s and mid * 8 < s * 5 and first < last
+                                         and self._sl_4 >= self._sl_3 - self._band
+                                         - self._hand)))):
+                        self._sl_4 = _NEVER
                 elif k == 2:
                     # (the third step after three resting conversions: a hand's lift puts
                     # the most in the middle one, and a piece gripped again after it was
@@ -1635,20 +1656,19 @@ class Detector:
             # the smaller outer step). A roof at rest alone weighs its own mass; a grip
             # easing before a lift weighs the rest heavy, one lifting a little light
             # (scripted 919 without an accelerometer: a wall taken back from 4-6 % under a
-            # roof's mass, in steps of 20, 60 and 20 %).
-            if k != -1:
-                gone = k == 2 and self._sl_4 != _NEVER
-            else:
-                first = self._sl_2 - self._sl_1    # the three steps: first, mid, last
-                mid = self._sl_1 - self._sl_4
-                last = self._sl_4 - self._sl_prev
-                half = self._tol(self._r) >> 1
-                gone = ((last > mid + self._hand and mid > first)
-                        or (_absdiff(self._sl_2, self._r) <= half
-                            and _absdiff(self._sl_3, self._r) <= half
-                            and (first if first < last else last) * 16
-                            > (first + mid + last) * 3))
-            if self._sl_prev < self._min_place and dn < self._min_place and gone:
+            # roof's mass, in steps of 20, 60 and 20 %). Or both outer steps carry more than
+            # 1/16, the middle one less than 5/8 and the last more than the first, the
+            # rests as before and come down onto (the conversion before them not lower by
+            # the band and a touch): a linear lift of 40-120 ms that leaves 1/16 in each
+            # outer step puts 65 % or more in the middle one (scripted 124347, 130694,
+            # 133432: 14, 59, 27 %; 18.5, 52, 29 %; 8, 48, 44 %); a wall gripped again and
+            # lifted, the grip let go within 40 ms and then the wall, rose into its rest
+            # (22059, 52054: 1.1, 1.5 g) or leaves less in the last step than in the first
+            # (31077, 77350, 129102: 45, 46, 7 %; 33, 60, 7 %; 29, 59, 11 %). Not all:
+            # 41426, a wall and a grip of 0.9 g let go at once, 15, 60, 25 %.
+            if ((k == 2 or k == -1) and self._sl_4 != _NEVER and self._sl_prev < self._min_place
+                    and (dn < self._min_place
+                         or (dn > self._impact and self._act_now >= self.bump_mg))):
                 self._sl_k = 0
                 self._dip_t = self._sl_t
                 return True
@@ -1710,7 +1730,6 @@ class Detector:
             self._sl_k = -3     # (counts up to 0: four conversions)
             self._sl_prev = dn
             self._sl_t = self._ndev_t
-            self._sl_4 = _NEVER
         return False
 
     def _onto_platform(self, dn):
