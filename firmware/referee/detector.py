@@ -1643,7 +1643,11 @@ class Detector:
             # piece's mass; scripted 45291, a wall and a grip weighed as a roof) that
             # lifts within 350 ms. A roof that rested longer than that and then went
             # slid off (scripted games 43812, 46068, 47937: reported as the roof taken
-            # back; with three resting conversions a take-back may look the same).
+            # back; with three resting conversions a take-back may look the same). The
+            # conversion after the two may be an impact instead, above the old level with
+            # a jolt of bump_mg or more: the tower fell onto the platform with the roof
+            # (scripted 134629: +10.9 g with 148 mg, then a quarter of the load off it,
+            # booked as a wall placed); a hand that takes a roof back strikes nothing.
             # Or: the roof that rested two conversions was gone in three, each step
             # larger than the one before, the last by more than a hand's touch (bots'
             # games 6087, 9003: 0.3, 2.8, 7.2 g and 0.8, 3.6, 4.9 g): a tipping roof loses
