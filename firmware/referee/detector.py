@@ -1662,8 +1662,8 @@ class Detector:
             # (scripted 919 without an accelerometer: a wall taken back from 4-6 % under a
             # roof's mass, in steps of 20, 60 and 20 %). Or both outer steps carry more than
             # 1/16, the middle one less than 5/8 and the last more than the first, the
-            # rests as before and come down onto (the conversion before them not lower by
-            # the band and a touch): a linear lift of 40-120 ms that leaves 1/16 in each
+            # rests as before and reached from above (the conversion before them not lower
+            # by the band and a touch): a linear lift of 40-120 ms that leaves 1/16 in each
             # outer step puts 65 % or more in the middle one (scripted 124347, 130694,
             # 133432: 14, 59, 27 %; 18.5, 52, 29 %; 8, 48, 44 %); a wall gripped again and
             # lifted, the grip let go within 40 ms and then the wall, rose into its rest
