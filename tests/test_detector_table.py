@@ -179,6 +179,34 @@ def test_a_calm_slide_is_decided_on_the_median_and_raw_sample_past_the_threshold
     assert lat is not None and lat <= before_ms - 10, (seed, lat)
 
 
+@pytest.mark.parametrize("seed,before_ms", [(1242, 156), (1286, 155), (2203, 155), (2005, 177)])
+def test_a_slide_felt_striking_after_the_load_began_falling_on_a_still_table(seed, before_ms):
+    # Development games at 80 SPS: a roof tips off a still table, nothing allowed (no piece
+    # just placed, Rhino Hero not owed); the median has made three new lows past the
+    # threshold when the jolt is first felt (in the newest reading or the one before), the
+    # newest raw sample lower still. A shake from rest shows its largest swing with its
+    # jolt, not after the load moved: decided at the jolt, not after the 87 ms run
+    # (before_ms; 1286: the raw sample with the first jolt reading was not lower, the next
+    # one was).
+    r = play_game(seed, sps=80)
+    assert r.false_collapses == 0, (seed, r.events)
+    lat = r.collapse_latency_ms
+    assert lat is not None and lat <= before_ms - 12, (seed, lat)
+
+
+@pytest.mark.parametrize("seed,before_ms", [(2158, 203), (2881, 198), (2129, 196)])
+def test_a_slide_under_a_hand_with_its_jolt_felt_is_decided_at_the_old_level(seed, before_ms):
+    # Development games at 80 SPS: a roof slides off as a hand sets a wall on it; the load
+    # falls from the push, the roof's jolt is felt while it is still above the old level,
+    # and it goes on falling. Reaching the old level (within the rest band) is enough: the
+    # piece and the push are gone and a take-back strikes nothing; it waited for the calm
+    # margin under it (before_ms).
+    r = play_game(seed, sps=80)
+    assert r.false_collapses == 0, (seed, r.events)
+    lat = r.collapse_latency_ms
+    assert lat is not None and lat <= before_ms - 20, (seed, lat)
+
+
 def _fell_as_told(seed, sps, fell=None):
     """Play scripted game ``seed`` at ``sps``: no false collapse; its fall found iff ``fell``
     (by default: iff the game has one)."""

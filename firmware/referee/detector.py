@@ -1053,14 +1053,16 @@ class Detector:
         # (Or one median below the rest band, the newest raw sample past the margin
         # after a hand, 0.8 g: more than a touch let go or a piece taken back rings;
         # or, after a jolt felt in this run of new lows with the level still above the old
-        # one, the newest raw sample past the calm margin: a take-back rings, it does not
-        # strike the table, a roof ending its tipping does)
+        # one, the newest raw sample down at the old level (within the rest band): the
+        # piece and the push are gone, a take-back strikes nothing, a roof ending its
+        # tipping does. Round 70: it waited for the calm margin under the old level, one
+        # or two samples more; scripted 2129, 2158, 2881)
         if (((self._sub_n >= 1 and (self._sub_n >= 2 or dn < -self._hand_margin)
                 and (dn < -self._cfall
                      or (self._sub_n >= self._sub_k and self._dec_miss == 0
                          and 2 * (self._dec_n - self._sub_dec) > self._sub_n
                          and dn < -self._margin)))
-                or (self._rj and dn < -self._margin))
+                or (self._rj and dn < self._rb))
                 and self._dec_n >= self._dec_k
                 and self._rpeak >= self._w + self._push_c
                 and not (self._rhino_on and self._expect_rhino) and self._past_wall(t, dn)
@@ -1112,6 +1114,19 @@ class Detector:
         if self._impact_after_drop(t, dn):
             return True
         drop = -d
+        if (not self._raw_win and not self._al_rh and not self._al_take and self._dip_quiet
+                and (self._acc_idle >= self._acc_hold or self._sk0_t == t)
+                and self._act_now >= self.acc_thr_mg + self.acc_floor_mg
+                and self._dec_n >= 3 and self._dec_miss == 0 and drop > self._cthr
+                and dn < d - self._eps):
+            # (80 SPS, round 70) Nothing allowed, the table still when the drop began, the
+            # median three new lows down and past the threshold, and a jolt felt first in
+            # the newest reading or the one before (the median's), the newest raw sample
+            # lower still: the load moved before the table did. A shake from rest moves the
+            # load with its first, largest swing, as it is felt; a roof ending its tipping
+            # strikes the table. (It waited for the 87 ms run: scripted 1242, 1286, 2005,
+            # 2203, 14-60 ms sooner.)
+            return True
         if self._al_rh and self._rh_t == _NEVER and drop >= self._al_rh - self._tol(self._al_rh):
             self._rh_t = t
         if (self._al_rh and self._dip_quiet and quiet and self._cn >= self._rest_n
