@@ -166,6 +166,15 @@ def test_a_hand_touch_let_go_fast_on_the_simulated_table_is_no_collapse(seed):
         assert r.detected_ms is not None, (seed, r.events)
 
 
+def _decided_sooner(seed, before_ms, by_ms):
+    """Scripted game ``seed`` at 80 SPS: no false collapse, its fall found at least ``by_ms``
+    sooner than ``before_ms`` (its latency before the rule under test)."""
+    r = play_game(seed, sps=80)
+    assert r.false_collapses == 0, (seed, r.events)
+    lat = r.collapse_latency_ms
+    assert lat is not None and lat <= before_ms - by_ms, (seed, lat)
+
+
 @pytest.mark.parametrize("seed,before_ms", [(1836, 182), (2613, 176), (2737, 190)])
 def test_a_calm_slide_is_decided_on_the_median_and_raw_sample_past_the_threshold(seed, before_ms):
     # Development games at 80 SPS: a light roof tips off a calm table (no hand, no
@@ -173,10 +182,7 @@ def test_a_calm_slide_is_decided_on_the_median_and_raw_sample_past_the_threshold
     # threshold. The newest raw sample past it too is the second sample (the median lags
     # one): decided one sample (12.5 ms) sooner than before_ms, which waited for a second
     # median past the threshold.
-    r = play_game(seed, sps=80)
-    assert r.false_collapses == 0, (seed, r.events)
-    lat = r.collapse_latency_ms
-    assert lat is not None and lat <= before_ms - 10, (seed, lat)
+    _decided_sooner(seed, before_ms, 10)
 
 
 @pytest.mark.parametrize("seed,before_ms", [(1242, 156), (1286, 155), (2203, 155), (2005, 177)])
@@ -188,10 +194,7 @@ def test_a_slide_felt_striking_after_the_load_began_falling_on_a_still_table(see
     # jolt, not after the load moved: decided at the jolt, not after the 87 ms run
     # (before_ms; 1286: the raw sample with the first jolt reading was not lower, the next
     # one was).
-    r = play_game(seed, sps=80)
-    assert r.false_collapses == 0, (seed, r.events)
-    lat = r.collapse_latency_ms
-    assert lat is not None and lat <= before_ms - 12, (seed, lat)
+    _decided_sooner(seed, before_ms, 12)
 
 
 @pytest.mark.parametrize("seed,before_ms", [(2158, 203), (2881, 198), (2129, 196)])
@@ -201,10 +204,7 @@ def test_a_slide_under_a_hand_with_its_jolt_felt_is_decided_at_the_old_level(see
     # and it goes on falling. Reaching the old level (within the rest band) is enough: the
     # piece and the push are gone and a take-back strikes nothing; it waited for the calm
     # margin under it (before_ms).
-    r = play_game(seed, sps=80)
-    assert r.false_collapses == 0, (seed, r.events)
-    lat = r.collapse_latency_ms
-    assert lat is not None and lat <= before_ms - 20, (seed, lat)
+    _decided_sooner(seed, before_ms, 20)
 
 
 def _fell_as_told(seed, sps, fell=None):
