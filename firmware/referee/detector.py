@@ -1617,16 +1617,16 @@ class Detector:
                     first = self._sl_2 - self._sl_1
                     mid = self._sl_1 - self._sl_prev
                     last = self._sl_prev - dn
-                    o = first if first < last else last
-                    s = first + mid + last
+                    outer = first if first < last else last
+                    total = first + mid + last
                     half = self._tol(self._r) >> 1
-                    if not ((last > mid + self._hand and mid > first)
-                            or (_absdiff(self._sl_2, self._r) <= half
-                                and _absdiff(self._sl_3, self._r) <= half
-                                and (o * 16 > s * 3
-                                     or (o * 16 > s and mid * 8 < s * 5 and first < last
-                                         and self._sl_4 >= self._sl_3 - self._band
-                                         - self._hand)))):
+                    growing = last > mid + self._hand and mid > first
+                    at_roof = (_absdiff(self._sl_2, self._r) <= half
+                               and _absdiff(self._sl_3, self._r) <= half)
+                    no_lift = (outer * 16 > total * 3
+                               or (outer * 16 > total and mid * 8 < total * 5 and first < last
+                                   and self._sl_4 >= self._sl_3 - self._band - self._hand))
+                    if not (growing or (at_roof and no_lift)):
                         self._sl_4 = _NEVER
                 elif k == 2:
                     # (the third step after three resting conversions: a hand's lift puts
