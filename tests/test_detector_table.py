@@ -66,14 +66,14 @@ def test_placements_touch_bump_knock_lean(sps):
 def test_rhino_moves(sps):
     t = Table(seed=12, sps=sps, masses={"wall": 2.0, "roof": 5.0, "rhino": 5.3})
     _base(t)
-    owe1 = t._cursor
+    owe1 = t.cursor_ms
     t.move_rhino()          # first placement
     t.idle(2000)
     t.place_wall()
     t.idle(1500)
     t.place_roof()
     t.idle(1500)
-    owe2 = t._cursor
+    owe2 = t.cursor_ms
     t.move_rhino()          # lift, carry, set down
     t.idle(2000)
     ev = [e[1] for e in _run(t, owe_at=(owe1, owe2)) if e[1] != "bump"]

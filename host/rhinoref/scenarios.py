@@ -2,9 +2,11 @@
 
 Usage::
 
-    from rhinoref.scenarios import play_game, score
+    from rhinoref.scenarios import play_game, play_overlap, score
     result = play_game(seed=7, sps=80, accel=True, noise="datasheet")
     print(result.collapse_latency_ms, result.placements_ok, result.placements, result.false_collapses)
+    knocked = play_overlap(seed=7, action="removed", disturbance="knock", offset_ms=-100)
+    print(knocked.false_collapses)
 
 A game here is a Rhino Hero game as a family plays it, with the idle time between actions
 compressed to 0.8-3 s: turns of (Rhino Hero move when owed) -> one wall, two walls one after
@@ -19,7 +21,8 @@ The detector is fed the context a board's referee would give it (a symbol counts
 the detector has reported its roof), and scored by the definitions in docs/detector.md ("What
 the benchmark measures"): each action owns the placement events that settled between its
 hand's arrival and the next action's; placements released less than 1 s before a collapse
-are not judged (``GameResult.unjudged``).
+are not judged (``GameResult.unjudged``). ``play_overlap`` plays what the scripted games never
+do, a knock or a bump during a move (bench/bench_overlap.py).
 """
 
 import random
@@ -136,8 +139,8 @@ def script_game(table, rng, collapse=True, accidents=True, max_turns=28, symbols
         if rng.random() < 1 / 6.0 or (not rhino_ever and turn == 2):
             owe = True
             rhino_ever = True
-            context.append((table._cursor, "owe_rhino"))
-        symbols.append((table._cursor, "rhino" if owe else "none"))
+            context.append((table.cursor_ms, "owe_rhino"))
+        symbols.append((table.cursor_ms, "rhino" if owe else "none"))
         if walls_left <= 0:
             break
     table.idle(3000)
@@ -154,12 +157,18 @@ def play_game(seed, sps=80, accel=True, noise="datasheet", collapse_share=0.85, 
     cue shows; one still waiting when walls are reported was for a roof never reported, and
     nobody presses it again); "rhino" makes a Rhino Hero move owed until the detector
     reports Rhino Hero or a roof (rules: the move stays owed until the roof lands)."""
-    detector = fw("detector")
     rng = random.Random(seed * 7919 + sps)
     table = Table(seed=seed, sps=sps, accel=accel, noise=noise)
     symbols = []
     script_game(table, rng, collapse=rng.random() < collapse_share, accidents=accidents,
                 symbols=symbols)
+    return run_detector(table, symbols, sps, accel, keep_samples)
+
+
+def run_detector(table, symbols, sps=80, accel=True, keep_samples=False):
+    """Feed everything queued on ``table`` to a fresh detector, with the context a board's
+    referee would give it from ``symbols`` [(t_ms, "none" or "rhino")], and score it."""
+    detector = fw("detector")
     cal = table.calibration()
     det = detector.Detector(cal, sps=sps, accel=accel)
     events = []
@@ -212,6 +221,64 @@ def play_game(seed, sps=80, accel=True, noise="datasheet", collapse_share=0.85, 
         res.samples_list = samples
         res.meta = table.meta()
     return res
+
+
+OVERLAP_ACTIONS = ("wall", "roof", "removed", "touch", "rhino", "rhino_lift")
+DISTURBANCES = ("knock", "bump")
+
+
+def play_overlap(seed, action, disturbance, offset_ms, sps=80, accel=True, noise="datasheet"):
+    """A short game with no collapse in which a ``disturbance`` ("knock", "bump" or None)
+    strikes the table ``offset_ms`` after ``action`` (one of OVERLAP_ACTIONS) ended, or while
+    it was under way (negative): a knock while a piece is taken back, a bump as Rhino Hero
+    is lifted. The scripted games never overlap two actions; this measures what such a
+    moment costs (bench/bench_overlap.py).
+
+    The game: two walls and a roof, then the action: a wall on that roof; a second floor's
+    walls and its roof ("roof"); a piece set down and taken back ("removed"); a hand
+    straightening the tower ("touch": timed from when it leaves); Rhino Hero's first set-down,
+    owed ("rhino"); or, with him on the first roof and a second floor built, his lift for a
+    move that is owed ("rhino_lift", timed from when he left the roof), then his set-down.
+    Returns the scored GameResult (``false_collapses``, ``placements_ok``, ``wrong``)."""
+    if action not in OVERLAP_ACTIONS:
+        raise ValueError("action must be one of " + ", ".join(OVERLAP_ACTIONS))
+    if disturbance not in DISTURBANCES + (None,):
+        raise ValueError("disturbance must be one of %s or None" % ", ".join(DISTURBANCES))
+    table = Table(seed=seed, sps=sps, accel=accel, noise=noise)
+    symbols = []
+
+    def floor(symbol="none"):
+        for place in (table.place_wall, table.place_wall, table.place_roof):
+            table.idle(1200)
+            place()
+        symbols.append((table.cursor_ms + 1000, symbol))
+        table.idle(1500)
+
+    owed = "rhino" if action in ("rhino", "rhino_lift") else "none"
+    table.idle(300)
+    if action == "roof":
+        for _ in range(2):
+            table.idle(1200)
+            table.place_wall()
+        table.idle(1200)
+    else:
+        floor(owed)
+    if action == "rhino_lift":
+        table.set_rhino()
+        floor("rhino")
+    act = {"wall": table.place_wall, "roof": table.place_roof, "removed": table.remove_piece,
+           "touch": table.touch, "rhino": table.set_rhino, "rhino_lift": table.lift_rhino}[action]
+    act()
+    t_act = table.actions[-1].get("end", table.actions[-1]["t"])
+    if action == "roof":
+        symbols.append((table.cursor_ms + 1000, "none"))
+    if action == "rhino_lift":
+        table.idle(800)
+        table.set_rhino()
+    if disturbance is not None:
+        getattr(table, disturbance)(at_ms=max(0, t_act + offset_ms))
+    table.idle(2500)
+    return run_detector(table, symbols, sps, accel)
 
 
 JUDGE_MS = 1000       # a placement is judged when the tower then stood this long before a collapse

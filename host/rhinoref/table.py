@@ -332,6 +332,11 @@ class Table:
         return m
 
     # -- scheduling helpers -----------------------------------------------------------------------
+    @property
+    def cursor_ms(self):
+        """When the next queued action starts (the end of the last one, plus any idle)."""
+        return self._cursor
+
     def _start(self):
         if self._cursor < self._t:
             self._cursor = self._t
@@ -403,9 +408,9 @@ class Table:
         """A hand touches the tower (straightens a card): pressure, no mass change."""
         t = self._start()
         r = self.rng
-        self._truth(t, t, "touch")
         p = r.uniform(1.5, 20)
         rise, hold, fall = r.uniform(40, 150), r.uniform(100, 800), r.uniform(40, 120)
+        self._truth(t, t, "touch", end=int(t + rise + hold + fall))
         self._add(_Press(r, t, p, rise, hold, fall))
         self._ring(t + rise + hold + fall, 0.05, 0.6)
         self._cursor = t + rise + hold + fall + 50
@@ -530,9 +535,27 @@ class Table:
         self._cursor = t1 + lift + 50
         self._sort()
 
-    def bump(self):
-        """Someone bumps the table: the table shakes; tower and platform inertia load the cell."""
-        t = self._start()
+    def _start_at(self, at_ms):
+        """Where a disturbance starts: after the last action, or at ``at_ms`` (the table's
+        clock, not before the next sample) so that it overlaps an action already queued."""
+        if at_ms is None:
+            return self._start()
+        if at_ms < self._t:
+            raise ValueError("at_ms=%d is before the next sample (%d ms)" % (at_ms, self._t))
+        return at_ms
+
+    def _overlaid(self, end, at_ms):
+        # The queue goes on after whichever ends later; truth stays in time order.
+        self._cursor = max(self._cursor, end)
+        if at_ms is not None:
+            self.truth.sort(key=lambda tr: tr[0])
+            self.actions.sort(key=lambda a: a["start"])
+        self._sort()
+
+    def bump(self, at_ms=None):
+        """Someone bumps the table: the table shakes; tower and platform inertia load the cell.
+        ``at_ms``: at that moment instead of after the last action (see ``knock``)."""
+        t = self._start_at(at_ms)
         r = self.rng
         a = r.uniform(50, 400)
         k = (a * r.uniform(-1, 1), a * r.uniform(-1, 1), a * r.uniform(0.3, 1) * r.choice((-1, 1)))
@@ -541,20 +564,21 @@ class Table:
         self._add(ring)
         # The tower sways a little too.
         self._add(_Ring(t, r.uniform(0.1, 0.8), r.uniform(5, 12), r.uniform(100, 300), ph=r.uniform(0, 6.28)))
-        self._cursor = t + 6 * ring.tau
-        self._sort()
+        self._overlaid(t + 6 * ring.tau, at_ms)
 
-    def knock(self):
-        """A knuckle on the table: a short sharp jolt, little load change."""
-        t = self._start()
+    def knock(self, at_ms=None):
+        """A knuckle on the table: a short sharp jolt, little load change. ``at_ms``: at that
+        moment of the table's clock instead of after the last action, so that it falls
+        during one already queued (a knock while a piece is taken back); the queue then goes
+        on after whichever ends later."""
+        t = self._start_at(at_ms)
         r = self.rng
         a = r.uniform(150, 1200)
         k = (a * r.uniform(-0.5, 0.5), a * r.uniform(-0.5, 0.5), a * r.uniform(0.5, 1) * r.choice((-1, 1)))
         self._truth(t, t, "knock")
         ring = _Ring(t, 0.0, r.uniform(60, 150), r.uniform(8, 25), acc=k, ph=r.uniform(0, 6.28), inertial=True)
         self._add(ring)
-        self._cursor = t + 6 * ring.tau
-        self._sort()
+        self._overlaid(t + 6 * ring.tau, at_ms)
 
     def lean(self, ms):
         """Someone leans on the table for ``ms``: it tilts a little and shakes at first."""

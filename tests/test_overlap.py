@@ -1,0 +1,91 @@
+"""A knock or a bump during a move: the simulated table's ``at_ms`` disturbances,
+``rhinoref.scenarios.play_overlap`` and bench/bench_overlap.py."""
+
+import os
+import re
+import sys
+
+import pytest
+
+from rhinoref.scenarios import OVERLAP_ACTIONS, play_overlap
+from rhinoref.table import Table
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
+
+import bench_overlap  # noqa: E402
+
+
+def _accel_peak(table, lo, hi):
+    """The largest milli-g off the rest on any axis between lo and hi (table clock)."""
+    rest = None
+    peak = 0
+    while table.busy():
+        t, _, ax, ay, az, _ = table.next_sample()
+        if rest is None:
+            rest = (ax, ay, az)
+        if lo <= t <= hi:
+            peak = max(peak, abs(ax - rest[0]), abs(ay - rest[1]), abs(az - rest[2]))
+    return peak
+
+
+@pytest.mark.parametrize("disturbance", ["knock", "bump"])
+def test_a_disturbance_at_a_moment_strikes_during_the_action_already_queued(disturbance):
+    quiet = Table(seed=4, sps=80)
+    quiet.idle(1000)
+    quiet.remove_piece()
+    take = quiet.actions[-1]
+    shaken = Table(seed=4, sps=80)
+    shaken.idle(1000)
+    shaken.remove_piece()
+    end = shaken.cursor_ms
+    getattr(shaken, disturbance)(at_ms=take["t"] - 100)
+    # Truth stays in time order; the queue goes on after whichever ends later.
+    assert [n for _, n in shaken.truth] == [disturbance, "removed"]
+    assert shaken.cursor_ms >= end
+    window = (take["t"] - 100, take["t"])
+    assert _accel_peak(quiet, *window) < 30 <= _accel_peak(shaken, *window)
+
+
+def test_a_disturbance_cannot_be_placed_before_the_next_sample():
+    t = Table(seed=1, sps=80)
+    t.idle(500)
+    while t.busy():
+        t.next_sample()
+    with pytest.raises(ValueError, match="before the next sample"):
+        t.knock(at_ms=100)
+
+
+@pytest.mark.parametrize("sps", [80, 10])
+@pytest.mark.parametrize("action", OVERLAP_ACTIONS)
+def test_each_overlap_game_is_judged_right_with_no_disturbance(action, sps):
+    for seed in (1, 2):
+        r = play_overlap(seed, action, None, 0, sps=sps)
+        assert r.false_collapses == 0 and not r.wrong, (seed, r.events)
+        names = [n for _, _, n in r.events]
+        assert names.count("rhino" if action.startswith("rhino") else "roof") >= 1
+
+
+def test_a_knock_long_after_the_action_is_felt_as_a_bump_and_changes_nothing():
+    r = play_overlap(3, "wall", "knock", 800, sps=80)
+    assert r.false_collapses == 0 and not r.wrong
+    wall = [a for a in r.actions if a["name"] == "wall"][-1]
+    bumps = [e for e, _, n in r.events if n == "bump"]
+    assert bumps and all(wall["t"] + 800 <= e <= wall["t"] + 1100 for e in bumps)
+
+
+def test_play_overlap_refuses_what_it_cannot_play():
+    with pytest.raises(ValueError, match="action must be one of"):
+        play_overlap(1, "juggle", "knock", 0)
+    with pytest.raises(ValueError, match="disturbance must be one of"):
+        play_overlap(1, "wall", "earthquake", 0)
+
+
+def test_bench_overlap_prints_a_row_per_action_and_disturbance_and_a_clean_control(capsys):
+    status = bench_overlap.main(["--games", "1", "--sps", "10", "--workers", "1"])
+    out = capsys.readouterr().out
+    rows = re.findall(r"^  (\w+)\s+(knock|bump)\s+((?:\s+\d+){10})\s+([\d.]+) %", out, re.M)
+    assert len(rows) == 2 * len(OVERLAP_ACTIONS)
+    for _, _, cells, mean in rows:
+        near = [int(c) for c in cells.split()][:9]
+        assert abs(float(mean) - sum(near) / 9.0) < 0.06
+    assert status == 0 and "control (no disturbance): 0 false collapses, 0 placements misjudged in 6 games" in out
