@@ -89,3 +89,12 @@ def test_bench_overlap_prints_a_row_per_action_and_disturbance_and_a_clean_contr
         near = [int(c) for c in cells.split()][:9]
         assert abs(float(mean) - sum(near) / 9.0) < 0.06
     assert status == 0 and "control (no disturbance): 0 false collapses, 0 placements misjudged in 6 games" in out
+
+
+@pytest.mark.parametrize("seed", [3, 5, 6])
+def test_rhino_heros_owed_lift_with_a_knock_as_he_leaves_is_no_fall_at_80_sps(seed):
+    # The drop rests at his mass: the jolt there is the knock, not cards landing (round 71).
+    r = play_overlap(seed, "rhino_lift", "knock", 0, sps=80)
+    assert r.false_collapses == 0 and not r.wrong, r.events
+    lift = [a for a in r.actions if a["name"] == "rhino_lift"][0]
+    assert [n for e, _, n in r.events if e >= lift["start"] and n != "bump"] == ["rhino_lift", "rhino"]
