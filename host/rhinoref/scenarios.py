@@ -234,8 +234,8 @@ def play_overlap(seed, action, disturbance, offset_ms, sps=80, accel=True, noise
     is lifted. The scripted games never overlap two actions; this measures what such a
     moment costs (bench/bench_overlap.py).
 
-    The game: two walls and a roof, then the action: a wall on that roof; a second floor's
-    walls and its roof ("roof"); a piece set down and taken back ("removed"); a hand
+    The game: two walls and a roof, then the action: a wall on that roof; the roof itself,
+    set on the two walls ("roof"); a piece set down and taken back ("removed"); a hand
     straightening the tower ("touch": timed from when it leaves); Rhino Hero's first set-down,
     owed ("rhino"); or, with him on the first roof and a second floor built, his lift for a
     move that is owed ("rhino_lift", timed from when he left the roof), then his set-down.

@@ -10,10 +10,11 @@ Usage::
         t_ms, raw, ax, ay, az, inp = t.next_sample()
     print(t.truth)                 # [(t_ms, "wall"), (t_ms, "roof"), (t_ms, "rhino"), ...]
 
-Actions queue up one after the other (each starts when the previous one has finished); they
-return nothing and record ground truth in ``t.truth`` as ``(t_ms, name)``: settle time (the
-hand has left) for placements, the ONSET for collapses. ``next_sample()`` makes idle samples
-when nothing is queued, so a caller can pull forever.
+Actions queue up one after the other (each starts when the previous one has finished;
+``knock(at_ms=...)`` and ``bump(at_ms=...)`` strike at a moment instead, over an action
+already queued); they return nothing and record ground truth in ``t.truth`` as ``(t_ms,
+name)``: settle time (the hand has left) for placements, the ONSET for collapses.
+``next_sample()`` makes idle samples when nothing is queued, so a caller can pull forever.
 
 The physics and every number are in docs/detector.md ("The simulated table"). In short:
 
