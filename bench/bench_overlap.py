@@ -20,6 +20,7 @@ an undo from the parent menu.
 """
 
 import argparse
+import collections
 import multiprocessing
 import os
 import sys
@@ -48,13 +49,12 @@ def run(sps, games, first, pool, verbose):
     t0 = time.perf_counter()
     out = pool.map(_one, jobs, chunksize=8)
     wall = time.perf_counter() - t0
-    false = {}
-    misjudged = {}
+    false = collections.Counter()
+    misjudged = collections.Counter()
     bad = []
     for (seed, a, d, off, _), fell, mis in out:
-        key = (a, d, off)
-        false[key] = false.get(key, 0) + fell
-        misjudged[(a, d)] = misjudged.get((a, d), 0) + mis
+        false[(a, d, off)] += fell
+        misjudged[(a, d)] += mis
         if fell or mis:
             bad.append((a, d, off, seed, "false collapse" if fell else "misjudged"))
     print("== %d SPS, datasheet noise, accelerometer: %d games per cell (seeds %d-%d), %.0f s on the pool"
@@ -62,11 +62,11 @@ def run(sps, games, first, pool, verbose):
     print("  games with a false collapse (%), by when the disturbance struck (ms after the action ended)")
     print("  %-11s %-6s" % ("action", "")
           + "".join("%6d" % off for off in OFFSETS_MS) + "   within %d ms  misjudged" % NEAR_MS)
-    near = [off for off in OFFSETS_MS if abs(off) <= NEAR_MS]
+    near = [abs(off) <= NEAR_MS for off in OFFSETS_MS]
     for a in OVERLAP_ACTIONS:
         for d in DISTURBANCES:
             cells = [100.0 * false[(a, d, off)] / games for off in OFFSETS_MS]
-            mean = sum(100.0 * false[(a, d, off)] / games for off in near) / len(near)
+            mean = sum(c for c, n in zip(cells, near) if n) / sum(near)
             print("  %-11s %-6s" % (a, d) + "".join("%6.0f" % c for c in cells)
                   + "   %8.1f %%    %6d" % (mean, misjudged[(a, d)]))
     control_false = sum(false[(a, None, 0)] for a in OVERLAP_ACTIONS)

@@ -247,22 +247,23 @@ def play_overlap(seed, action, disturbance, offset_ms, sps=80, accel=True, noise
     table = Table(seed=seed, sps=sps, accel=accel, noise=noise)
     symbols = []
 
-    def floor(symbol="none"):
-        for place in (table.place_wall, table.place_wall, table.place_roof):
-            table.idle(1200)
-            place()
-        symbols.append((table.cursor_ms + 1000, symbol))
-        table.idle(1500)
-
-    owed = "rhino" if action in ("rhino", "rhino_lift") else "none"
-    table.idle(300)
-    if action == "roof":
+    def walls():
         for _ in range(2):
             table.idle(1200)
             table.place_wall()
         table.idle(1200)
+
+    def floor(symbol):
+        walls()
+        table.place_roof()
+        symbols.append((table.cursor_ms + 1000, symbol))
+        table.idle(1500)
+
+    table.idle(300)
+    if action == "roof":
+        walls()
     else:
-        floor(owed)
+        floor("rhino" if action in ("rhino", "rhino_lift") else "none")
     if action == "rhino_lift":
         table.set_rhino()
         floor("rhino")
