@@ -1056,8 +1056,8 @@ class Detector:
         # one, the newest raw sample down at the old level (within the rest band): the
         # piece and the push are gone, a take-back strikes nothing, a roof ending its
         # tipping does. Round 70: it waited for the calm margin under the old level, one
-        # or two samples more; scripted 2129, 2158, 2881 Not with that raw sample more than a
-        # wall and a piece's least mass under the old level, the median still above it:
+        # or two samples more; scripted 2129, 2158, 2881. Not with that raw sample more
+        # than a wall and a piece's least mass under the old level, the median above it:
         # the platform swinging under a bump that marked the run, not the level a piece
         # that slid off leaves; a fall that deep brings the median down a sample later.
         # Round 72: a bump as a wall is let go, 4-25 g under; true falls 2.8 g at most)
@@ -2159,8 +2159,8 @@ class Detector:
             # ms, then slides off with a 37-263 mg jolt; its level ends where it was before
             # the roof). The jolt must exceed the accelerometer's floor over the activity
             # threshold: its noise and the tracked rest's error reach 25 mg now and then,
-            # and a hand lifting a piece jolts nothing (scripted game 536: 26 mg). The level at
-            # the jolt stands no more above the settled one than a roof with a wall on it
+            # and a hand lifting a piece jolts nothing (scripted game 536: 26 mg). The level
+            # at the jolt stands no more above the settled one than a roof with a wall on it
             # and a press's ringing: higher, a hand still pressed, and the jolt was a knock
             # while it eased before taking its piece back or leaving a touch (round 72,
             # bench_overlap: 7-20 g; the falls found, bots' 429 and 1391: 3.7-6.6 g).
