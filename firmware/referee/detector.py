@@ -2163,9 +2163,12 @@ class Detector:
             # at the jolt stands no more above the settled one than a roof with a wall on it
             # and a press's ringing: higher, a hand still pressed, and the jolt was a knock
             # while it eased before taking its piece back or leaving a touch (round 72,
-            # bench_overlap: 7-20 g; the falls found, bots' 429 and 1391: 3.7-6.6 g).
+            # bench_overlap: 7-20 g; the falls found, bots' 429 and 1391: 3.7-6.6 g). Not
+            # at 10 SPS: the median's level at the jolt is a conversion or two old, still
+            # bearing the hand's press on a roof that slid off (bots' 1049, 1660, 3683:
+            # 14-26 g above; they were then found from that hand's press, 34-50 ms early).
             if (self.accel and self._rpk_q and self._jl - step >= self._min_place
-                    and self._jl - step <= self._r + self._w + self._push_c
+                    and (self._raw_win or self._jl - step <= self._r + self._w + self._push_c)
                     and self._peak - self._jl >= self._release):
                 # Onset: the jolt (the card strikes 60-200 ms after it begins to slide; the
                 # drop's start and the push's peak came up to 1.5 s before the fall).
