@@ -7,6 +7,7 @@ Usage::
     .venv/bin/python bench/read_game.py 36033 --sps 10 --bots       # a bots' game
     .venv/bin/python bench/read_game.py 65176 --sps 10 --from 36500 --to 37600
     .venv/bin/python bench/read_game.py 29115 --sps 10 --trace game.csv && rhinoref plot game.csv
+    .venv/bin/python bench/read_game.py 23 --overlap removed,knock,-100   # bench_overlap's game
 
 Prints the table's piece masses, the truth and the detector's events (within 6 s of the
 window), for each collapse the detector reported the rule that decided it (the Detector method
@@ -14,8 +15,9 @@ that returned true, and the line that called ``_collapsed``), then one line per 
 window: time (ms), load (g above the tare), its step from the sample before, and the
 accelerometer's x, y, z (mg). The window is, by default, 1.5 s either side of the first
 collapse (the table's, else the detector's). The game is the benchmark's own (same seed, same
-rate): a miss or false collapse that ``bench_detector.py -v`` or ``bench_bots_detection.py -v``
-lists can be read here. Not for the held-out ranges (docs/detector.md): their games are
+rate): a miss or false collapse that ``bench_detector.py -v``, ``bench_bots_detection.py -v``
+or ``bench_overlap.py -v`` (``--overlap ACTION,DISTURBANCE,OFFSET_MS``) lists can be read
+here. Not for the held-out ranges (docs/detector.md): their games are
 measured, never read.
 
 ``--trace FILE`` also writes the game's samples as a sensor trace (SPEC 3.2) for ``rhinoref
@@ -82,8 +84,9 @@ class RuleWatch:
             setattr(self.cls, name, original)
 
 
-def play(seed, sps, bots):
-    """(truth [(t, name)], events [(t, name)], meta, rows, decisions) of one game."""
+def play(seed, sps, bots, overlap=None):
+    """(truth [(t, name)], events [(t, name)], meta, rows, decisions) of one game;
+    ``overlap``: (action, disturbance, offset_ms) for a game of bench_overlap.py."""
     watch = RuleWatch(fw("detector").Detector)
     try:
         if bots:
@@ -94,9 +97,12 @@ def play(seed, sps, bots):
             events = [(x[0], x[1]) for x in r.trace_detected]
             return truth, events, r.trace_meta, r.trace_rows, watch.decisions
 
-        from rhinoref.scenarios import play_game
+        from rhinoref.scenarios import play_game, play_overlap
 
-        r = play_game(seed, sps=sps, keep_samples=True)
+        if overlap:
+            r = play_overlap(seed, *overlap, sps=sps, keep_samples=True)
+        else:
+            r = play_game(seed, sps=sps, keep_samples=True)
         truth = [(a["t"], a["name"]) for a in r.actions]
         events = [(e[1], e[2]) for e in r.events]
         return truth, events, r.meta, r.samples_list, watch.decisions
@@ -104,8 +110,8 @@ def play(seed, sps, bots):
         watch.close()
 
 
-def report(seed, sps, bots=False, t_from=None, t_to=None, out=sys.stdout, trace=None):
-    truth, events, meta, rows, decisions = play(seed, sps, bots)
+def report(seed, sps, bots=False, t_from=None, t_to=None, out=sys.stdout, trace=None, overlap=None):
+    truth, events, meta, rows, decisions = play(seed, sps, bots, overlap)
     if trace:
         from rhinoref.trace import write_trace
 
@@ -115,8 +121,10 @@ def report(seed, sps, bots=False, t_from=None, t_to=None, out=sys.stdout, trace=
             t for t, name in events if name == "collapse"] or [rows[0][0] + 1500]
         t_from, t_to = falls[0] - 1500, falls[0] + 1500
     w = out.write
+    kind = "overlap %s, %s at %+d ms," % (
+        overlap[0], overlap[1] or "no disturbance", overlap[2]) if overlap else "bots'" if bots else "scripted"
     w("%s game %d at %d SPS: wall %.3f g, roof %.3f g, Rhino Hero %.3f g\n" % (
-        "bots'" if bots else "scripted", seed, sps, meta["wall_g"], meta["roof_g"], meta["rhino_g"]))
+        kind, seed, sps, meta["wall_g"], meta["roof_g"], meta["rhino_g"]))
     for label, items in (("truth", truth), ("event", events)):
         for t, name in items:
             if t_from - 6000 <= t <= t_to + 6000:
@@ -135,6 +143,21 @@ def report(seed, sps, bots=False, t_from=None, t_to=None, out=sys.stdout, trace=
     return decisions
 
 
+def _overlap(text):
+    from rhinoref.scenarios import DISTURBANCES, OVERLAP_ACTIONS
+
+    parts = text.split(",")
+    try:
+        action, disturbance, offset = parts[0], parts[1], int(parts[2])
+    except (IndexError, ValueError):
+        raise argparse.ArgumentTypeError("want ACTION,DISTURBANCE,OFFSET_MS, e.g. removed,knock,-100")
+    if len(parts) != 3 or action not in OVERLAP_ACTIONS or disturbance not in DISTURBANCES + ("none",):
+        raise argparse.ArgumentTypeError("ACTION is one of %s, DISTURBANCE one of %s, none" % (
+            ", ".join(OVERLAP_ACTIONS), ", ".join(DISTURBANCES)))
+    # (bench_overlap's "no disturbance" cells are played with offset 0)
+    return action, None if disturbance == "none" else disturbance, offset
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("seed", type=int)
@@ -142,10 +165,15 @@ def main(argv=None):
     ap.add_argument("--bots", action="store_true", help="a bots' game (rhinoref sim), not a scripted one")
     ap.add_argument("--from", dest="t_from", type=int, help="window start, ms")
     ap.add_argument("--to", dest="t_to", type=int, help="window end, ms")
+    ap.add_argument("--overlap", metavar="ACTION,DISTURBANCE,OFFSET_MS", type=_overlap,
+                    help="a game of bench_overlap.py, e.g. removed,knock,-100")
     ap.add_argument("--trace", metavar="FILE", help="also write the game's sensor trace (SPEC 3.2)")
     args = ap.parse_args(argv)
+    if args.bots and args.overlap:
+        ap.error("--bots and --overlap name different games; give one")
     try:
-        report(args.seed, args.sps, args.bots, args.t_from, args.t_to, trace=args.trace)
+        report(args.seed, args.sps, args.bots, args.t_from, args.t_to, trace=args.trace,
+               overlap=args.overlap)
         sys.stdout.flush()
     except BrokenPipeError:
         # (read through `| head`: the reader left; no traceback, and none at exit either)

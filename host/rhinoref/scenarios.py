@@ -227,7 +227,8 @@ OVERLAP_ACTIONS = ("wall", "roof", "removed", "touch", "rhino", "rhino_lift")
 DISTURBANCES = ("knock", "bump")
 
 
-def play_overlap(seed, action, disturbance, offset_ms, sps=80, accel=True, noise="datasheet"):
+def play_overlap(seed, action, disturbance, offset_ms, sps=80, accel=True, noise="datasheet",
+                 keep_samples=False):
     """A short game with no collapse in which a ``disturbance`` ("knock", "bump" or None)
     strikes the table ``offset_ms`` after ``action`` (one of OVERLAP_ACTIONS) ended, or while
     it was under way (negative): a knock while a piece is taken back, a bump as Rhino Hero
@@ -239,7 +240,8 @@ def play_overlap(seed, action, disturbance, offset_ms, sps=80, accel=True, noise
     straightening the tower ("touch": timed from when it leaves); Rhino Hero's first set-down,
     owed ("rhino"); or, with him on the first roof and a second floor built, his lift for a
     move that is owed ("rhino_lift", timed from when he left the roof), then his set-down.
-    Returns the scored GameResult (``false_collapses``, ``placements_ok``, ``wrong``)."""
+    Returns the scored GameResult (``false_collapses``, ``placements_ok``, ``wrong``; with
+    ``keep_samples``, as ``run_detector``'s)."""
     if action not in OVERLAP_ACTIONS:
         raise ValueError("action must be one of " + ", ".join(OVERLAP_ACTIONS))
     if disturbance not in DISTURBANCES + (None,):
@@ -279,7 +281,7 @@ def play_overlap(seed, action, disturbance, offset_ms, sps=80, accel=True, noise
     if disturbance is not None:
         getattr(table, disturbance)(at_ms=max(0, t_act + offset_ms))
     table.idle(2500)
-    return run_detector(table, symbols, sps, accel)
+    return run_detector(table, symbols, sps, accel, keep_samples)
 
 
 JUDGE_MS = 1000       # a placement is judged when the tower then stood this long before a collapse
