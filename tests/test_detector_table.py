@@ -44,6 +44,46 @@ def test_table_realism_numbers():
     assert m["sps"] == 80 and m["accel"] == "mpu6050"
 
 
+def _bump_load_and_z(seed):
+    """Scripted: a wall, then a bump; over the bump's first 0.5 s at 80 SPS, each sample's
+    load (g from rest) and the mean of the latest two accelerometer z readings (mg from
+    rest): the conversion averages the load over the 12.5 ms before the reading."""
+    t = Table(seed=seed, sps=80)
+    t.idle(1500)
+    t.place_wall()
+    t.idle(1500)
+    cal = t.calibration()
+    rest = [t.next_sample() for _ in range(40)]
+    g0 = sum(s[1] - cal.offset for s in rest) / len(rest) / cal.counts_per_gram
+    z0 = sum(s[4] for s in rest) / len(rest)
+    t.bump()
+    t.idle(1000)
+    t_bump = [tr[0] for tr in t.truth if tr[1] == "bump"][0]
+    got = []
+    while t.busy():
+        s = t.next_sample()
+        if t_bump <= s[0] < t_bump + 500:
+            got.append(((s[1] - cal.offset) / cal.counts_per_gram - g0, s[4] - z0))
+    return [(got[i][0], (got[i][1] + got[i - 1][1]) / 2) for i in range(1, len(got))]
+
+
+def test_a_bumps_inertia_loads_the_cell_as_the_accelerometer_reads_it():
+    # Newton: the table accelerating up by a makes the cell bear M (g + a), and the
+    # accelerometer (z up, +1 g at rest) read g + a: load and z reading rise together,
+    # whichever way the cell is mounted (session 28: the table had the load fall as z
+    # rose). The tower's own sway and the sideways shake blur it bump by bump, so the
+    # test is the mean correlation over eight bumps (0.50 measured; -0.5 with the sign
+    # the other way).
+    corr = []
+    for seed in range(1, 9):
+        pairs = _bump_load_and_z(seed)
+        sxy = sum(x * y for x, y in pairs)
+        sxx = sum(x * x for x, _ in pairs)
+        syy = sum(y * y for _, y in pairs)
+        corr.append(sxy / (sxx * syy) ** 0.5)
+    assert sum(corr) / len(corr) > 0.3, corr
+
+
 @pytest.mark.parametrize("sps", [80, 10])
 def test_placements_touch_bump_knock_lean(sps):
     t = Table(seed=11, sps=sps, masses={"wall": 2.0, "roof": 5.0, "rhino": 7.0})
@@ -175,13 +215,16 @@ def _decided_sooner(seed, before_ms, by_ms):
     assert lat is not None and lat <= before_ms - by_ms, (seed, lat)
 
 
-@pytest.mark.parametrize("seed,before_ms", [(1836, 182), (2613, 176), (2737, 190)])
+@pytest.mark.parametrize("seed,before_ms", [(1836, 182), (2737, 190)])
 def test_a_calm_slide_is_decided_on_the_median_and_raw_sample_past_the_threshold(seed, before_ms):
     # Development games at 80 SPS: a light roof tips off a calm table (no hand, no
     # shake); the run below the rest band has lasted 87 ms when the median first passes the
     # threshold. The newest raw sample past it too is the second sample (the median lags
     # one): decided one sample (12.5 ms) sooner than before_ms, which waited for a second
-    # median past the threshold.
+    # median past the threshold. (A third game, 2613, left the list with the table's
+    # inertia sign fixed in session 28: a knock 0.8 s before its slide now swings the load
+    # the other way, the tracked noise band ends 8 % wider, and the slide needs the sample
+    # after.)
     _decided_sooner(seed, before_ms, 10)
 
 

@@ -113,11 +113,12 @@ def test_a_knock_while_the_hand_still_presses_is_no_piece_falling_off_at_80_sps(
     assert r.false_collapses == 0 and not r.wrong, r.events
 
 
-@pytest.mark.parametrize("seed", [3, 12, 18, 30])
+@pytest.mark.parametrize("seed", [16, 24, 29, 30])
 def test_a_bump_as_a_wall_is_let_go_is_no_fall_at_80_sps(seed):
     # The bump's jolt marks the hand's run of new lows, and its inertia swings the raw load
-    # 4-18 g below the old level while the median is still above it: a swing, not the level
+    # 4-25 g below the old level while the median is still above it: a swing, not the level
     # a piece that slid off leaves (round 72: the jolt-marked fall needs the raw sample
-    # within a wall and a piece's least mass of the old level).
+    # within a wall and a piece's least mass of the old level; these four are false
+    # collapses without it since the table's inertia sign was fixed, session 28).
     r = play_overlap(seed, "wall", "bump", 0, sps=80)
     assert r.false_collapses == 0 and not r.wrong, r.events

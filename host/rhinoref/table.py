@@ -709,8 +709,9 @@ class Table:
             if cls is _Ring:
                 if rings:
                     if c.inertial:
-                        # The table accelerates: platform and tower press with their inertia.
-                        f -= (self._platform_g + self._static) * c.att * c.value(t) * c.acc[2] / 1000.0
+                        # The table accelerates: platform and tower press with their inertia,
+                        # M (g + a): the load rises with the accelerometer's z (+1 g at rest).
+                        f += (self._platform_g + self._static) * c.att * c.value(t) * c.acc[2] / 1000.0
                     else:
                         f += c.amp * c.att * c.value(t)
             elif cls is not _Impulse and cls is not _Tilt:
