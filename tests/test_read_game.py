@@ -76,4 +76,6 @@ def test_bad_overlap_text_is_refused_by_name(capsys):
         with pytest.raises(SystemExit) as stop:
             read_game.main(["4", "--overlap", text])
         assert stop.value.code == 2
-        assert "--overlap" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert "--overlap" in err, err
+        assert ("ACTION is one of" in err) == (text == "wall,shove,0"), err
