@@ -228,6 +228,18 @@ def test_a_calm_slide_is_decided_on_the_median_and_raw_sample_past_the_threshold
     _decided_sooner(seed, before_ms, 10)
 
 
+@pytest.mark.parametrize("seed", [15720, 26133, 31187, 57880])
+def test_a_leaning_players_first_swing_is_no_fall_at_80_sps(seed):
+    # Development games at 80 SPS: a player leans on the table, and the load's first swing
+    # down comes in the very sample the accelerometer first reads the lean, a few milli-g
+    # above its floor. The whole reading bounds what the shake can move; less the floor,
+    # the bound was half the swing and each of these was taken for a fall (session 28).
+    r = play_game(seed, sps=80)
+    assert r.false_collapses == 0, (seed, r.events)
+    lat = r.collapse_latency_ms
+    assert lat is not None and lat <= 150, (seed, lat)
+
+
 @pytest.mark.parametrize("seed,before_ms", [(1242, 156), (1286, 155), (2203, 155), (2005, 177)])
 def test_a_slide_felt_striking_after_the_load_began_falling_on_a_still_table(seed, before_ms):
     # Development games at 80 SPS: a roof tips off a still table, nothing allowed (no piece

@@ -1226,9 +1226,11 @@ class Detector:
             if (self._dip_quiet and quiet) or self._jolt:
                 return True
         if self._dip_quiet or self._jolt:
-            # (below the activity threshold, what the accelerometer shows above its noise
-            # still bounds the shake)
-            a = self._amax - self.acc_floor_mg
+            # (below the activity threshold, the whole reading bounds the shake: a leaning
+            # player's first swing lowers the load in the very sample the accelerometer
+            # first reads it, and less its noise floor the bound was halved; scripted 15720,
+            # 26133, 31187, 57880 at 80 SPS)
+            a = self._amax
             if a < self.acc_floor_mg:
                 a = self.acc_floor_mg
             elif a > 2000:
