@@ -7,6 +7,7 @@ Usage::
     .venv/bin/python bench/bench_overlap.py              # 30 games per cell at 80 and 10 SPS
     .venv/bin/python bench/bench_overlap.py --quick      # 5 games per cell, a smoke run
     .venv/bin/python bench/bench_overlap.py --sps 80 --games 100 -v
+    .venv/bin/python bench/bench_overlap.py --adc sinc4        # the converter's other model
 
 The scripted games of bench_detector.py play one thing at a time; here a disturbance strikes
 from 400 ms before an action ended to 800 ms after it (``rhinoref.scenarios.play_overlap``),
@@ -29,36 +30,37 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "host"))
 
 from rhinoref.scenarios import DISTURBANCES, OVERLAP_ACTIONS, play_overlap  # noqa: E402
+from rhinoref.table import ADC_MODELS  # noqa: E402
 
 OFFSETS_MS = (-400, -300, -200, -100, 0, 100, 200, 300, 400, 800)
 NEAR_MS = 400          # the mean is over the offsets within this of the action's end
 
 
 def _one(job):
-    seed, action, disturbance, offset, sps = job
-    r = play_overlap(seed, action, disturbance, offset, sps=sps)
+    seed, action, disturbance, offset, sps, adc = job
+    r = play_overlap(seed, action, disturbance, offset, sps=sps, adc=adc)
     misjudged = 0 if r.false_collapses else r.placements - r.placements_ok
     return job, r.false_collapses > 0, misjudged
 
 
-def run(sps, games, first, pool, verbose):
+def run(sps, games, first, pool, verbose, adc="sinc1"):
     """One rate's table; returns whether the control (no disturbance) was clean."""
-    jobs = [(seed, a, d, off, sps) for a in OVERLAP_ACTIONS for d in DISTURBANCES
+    jobs = [(seed, a, d, off, sps, adc) for a in OVERLAP_ACTIONS for d in DISTURBANCES
             for off in OFFSETS_MS for seed in range(first, first + games)]
-    jobs += [(seed, a, None, 0, sps) for a in OVERLAP_ACTIONS for seed in range(first, first + games)]
+    jobs += [(seed, a, None, 0, sps, adc) for a in OVERLAP_ACTIONS for seed in range(first, first + games)]
     t0 = time.perf_counter()
     out = pool.map(_one, jobs, chunksize=8)
     wall = time.perf_counter() - t0
     false = collections.Counter()
     misjudged = collections.Counter()
     bad = []
-    for (seed, a, d, off, _), fell, mis in out:
+    for (seed, a, d, off, _, _), fell, mis in out:
         false[(a, d, off)] += fell
         misjudged[(a, d)] += mis
         if fell or mis:
             bad.append((a, d, off, seed, "false collapse" if fell else "misjudged"))
-    print("== %d SPS, datasheet noise, accelerometer: %d games per cell (seeds %d-%d), %.0f s on the pool"
-          % (sps, games, first, first + games - 1, wall))
+    print("== %d SPS, datasheet noise, accelerometer, %s converter: %d games per cell (seeds %d-%d),"
+          " %.0f s on the pool" % (sps, adc, games, first, first + games - 1, wall))
     print("  games with a false collapse (%), by when the disturbance struck (ms after the action ended)")
     print("  %-11s %-6s" % ("action", "")
           + "".join("%6d" % off for off in OFFSETS_MS) + "   within %d ms  misjudged" % NEAR_MS)
@@ -87,12 +89,14 @@ def main(argv=None):
     ap.add_argument("--sps", default="80,10", help="comma-separated sample rates (default 80,10)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     ap.add_argument("-v", "--verbose", action="store_true", help="list the games that went wrong")
+    ap.add_argument("--adc", default="sinc1", choices=ADC_MODELS,
+                    help="the simulated converter's filter (default sinc1; docs/detector.md)")
     args = ap.parse_args(argv)
     games = 5 if args.quick else args.games
     clean = True
     with multiprocessing.Pool(args.workers) as pool:
         for sps in (int(s) for s in args.sps.split(",")):
-            clean = run(sps, games, args.first, pool, args.verbose) and clean
+            clean = run(sps, games, args.first, pool, args.verbose, args.adc) and clean
     print("control clean" if clean else "CONTROL FAILED: a false collapse or a misjudged placement with no disturbance")
     return 0 if clean else 1
 

@@ -8,6 +8,7 @@ Usage::
     .venv/bin/python bench/read_game.py 65176 --sps 10 --from 36500 --to 37600
     .venv/bin/python bench/read_game.py 29115 --sps 10 --trace game.csv && rhinoref plot game.csv
     .venv/bin/python bench/read_game.py 3 --overlap wall,bump,0   # one of bench_overlap's games
+    .venv/bin/python bench/read_game.py 19 --sps 10 --adc sinc4    # under the sinc^4 converter
 
 Prints the table's piece masses, the truth and the detector's events (within 6 s of the
 window), for each collapse the detector reported the rule that decided it (the Detector method
@@ -84,15 +85,16 @@ class RuleWatch:
             setattr(self.cls, name, original)
 
 
-def play(seed, sps, bots, overlap=None):
+def play(seed, sps, bots, overlap=None, adc="sinc1"):
     """(truth [(t, name)], events [(t, name)], meta, rows, decisions) of one game;
-    ``overlap``: (action, disturbance, offset_ms) for a game of bench_overlap.py."""
+    ``overlap``: (action, disturbance, offset_ms) for a game of bench_overlap.py; ``adc``: the
+    table's converter filter."""
     watch = RuleWatch(fw("detector").Detector)
     try:
         if bots:
             from rhinoref import sim
 
-            r = sim.play_game(players=4, seed=seed, sps=sps, mode="firmware", trace=True)
+            r = sim.play_game(players=4, seed=seed, sps=sps, mode="firmware", trace=True, adc=adc)
             truth = [(x[0], x[1]) for x in r.trace_truth]
             events = [(x[0], x[1]) for x in r.trace_detected]
             return truth, events, r.trace_meta, r.trace_rows, watch.decisions
@@ -100,9 +102,9 @@ def play(seed, sps, bots, overlap=None):
         from rhinoref.scenarios import play_game, play_overlap
 
         if overlap:
-            r = play_overlap(seed, *overlap, sps=sps, keep_samples=True)
+            r = play_overlap(seed, *overlap, sps=sps, keep_samples=True, adc=adc)
         else:
-            r = play_game(seed, sps=sps, keep_samples=True)
+            r = play_game(seed, sps=sps, keep_samples=True, adc=adc)
         truth = [(a["t"], a["name"]) for a in r.actions]
         events = [(e[1], e[2]) for e in r.events]
         return truth, events, r.meta, r.samples_list, watch.decisions
@@ -110,8 +112,9 @@ def play(seed, sps, bots, overlap=None):
         watch.close()
 
 
-def report(seed, sps, bots=False, t_from=None, t_to=None, out=sys.stdout, trace=None, overlap=None):
-    truth, events, meta, rows, decisions = play(seed, sps, bots, overlap)
+def report(seed, sps, bots=False, t_from=None, t_to=None, out=sys.stdout, trace=None, overlap=None,
+           adc="sinc1"):
+    truth, events, meta, rows, decisions = play(seed, sps, bots, overlap, adc)
     if trace:
         from rhinoref.trace import write_trace
 
@@ -125,8 +128,9 @@ def report(seed, sps, bots=False, t_from=None, t_to=None, out=sys.stdout, trace=
         kind = "overlap %s, %s at %+d ms," % (overlap[0], overlap[1] or "no disturbance", overlap[2])
     else:
         kind = "bots'" if bots else "scripted"
-    w("%s game %d at %d SPS: wall %.3f g, roof %.3f g, Rhino Hero %.3f g\n" % (
-        kind, seed, sps, meta["wall_g"], meta["roof_g"], meta["rhino_g"]))
+    w("%s game %d at %d SPS%s: wall %.3f g, roof %.3f g, Rhino Hero %.3f g\n" % (
+        kind, seed, sps, "" if adc == "sinc1" else " (%s converter)" % adc,
+        meta["wall_g"], meta["roof_g"], meta["rhino_g"]))
     for label, items in (("truth", truth), ("event", events)):
         for t, name in items:
             if t_from - 6000 <= t <= t_to + 6000:
@@ -171,12 +175,14 @@ def main(argv=None):
     ap.add_argument("--overlap", metavar="ACTION,DISTURBANCE,OFFSET_MS", type=_overlap,
                     help="a game of bench_overlap.py, e.g. removed,knock,-100")
     ap.add_argument("--trace", metavar="FILE", help="also write the game's sensor trace (SPEC 3.2)")
+    ap.add_argument("--adc", default="sinc1", choices=("sinc1", "sinc4"),
+                    help="the simulated converter's filter (default sinc1)")
     args = ap.parse_args(argv)
     if args.bots and args.overlap:
         ap.error("--bots and --overlap name different games; give one")
     try:
         report(args.seed, args.sps, args.bots, args.t_from, args.t_to, trace=args.trace,
-               overlap=args.overlap)
+               overlap=args.overlap, adc=args.adc)
         sys.stdout.flush()
     except BrokenPipeError:
         # (read through `| head`: the reader left; no traceback, and none at exit either)

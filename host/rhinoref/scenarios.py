@@ -148,7 +148,7 @@ def script_game(table, rng, collapse=True, accidents=True, max_turns=28, symbols
 
 
 def play_game(seed, sps=80, accel=True, noise="datasheet", collapse_share=0.85, accidents=True,
-              keep_samples=False):
+              keep_samples=False, adc="sinc1"):
     """Play one scripted game through the firmware's detector and score it.
 
     The detector gets the context the board's referee would give it: a symbol is pressed a
@@ -156,9 +156,10 @@ def play_game(seed, sps=80, accel=True, noise="datasheet", collapse_share=0.85, 
     board refuses a symbol with no roof awaiting one, and the player presses again when the
     cue shows; one still waiting when walls are reported was for a roof never reported, and
     nobody presses it again); "rhino" makes a Rhino Hero move owed until the detector
-    reports Rhino Hero or a roof (rules: the move stays owed until the roof lands)."""
+    reports Rhino Hero or a roof (rules: the move stays owed until the roof lands).
+    ``adc``: the converter's filter (``rhinoref.table.ADC_MODELS``); the same game either way."""
     rng = random.Random(seed * 7919 + sps)
-    table = Table(seed=seed, sps=sps, accel=accel, noise=noise)
+    table = Table(seed=seed, sps=sps, accel=accel, noise=noise, adc=adc)
     symbols = []
     script_game(table, rng, collapse=rng.random() < collapse_share, accidents=accidents,
                 symbols=symbols)
@@ -228,7 +229,7 @@ DISTURBANCES = ("knock", "bump")
 
 
 def play_overlap(seed, action, disturbance, offset_ms, sps=80, accel=True, noise="datasheet",
-                 keep_samples=False):
+                 keep_samples=False, adc="sinc1"):
     """A short game with no collapse in which a ``disturbance`` ("knock", "bump" or None)
     strikes the table ``offset_ms`` after ``action`` (one of OVERLAP_ACTIONS) ended, or while
     it was under way (negative): a knock while a piece is taken back, a bump as Rhino Hero
@@ -246,7 +247,7 @@ def play_overlap(seed, action, disturbance, offset_ms, sps=80, accel=True, noise
         raise ValueError("action must be one of " + ", ".join(OVERLAP_ACTIONS))
     if disturbance not in DISTURBANCES + (None,):
         raise ValueError("disturbance must be one of %s or None" % ", ".join(DISTURBANCES))
-    table = Table(seed=seed, sps=sps, accel=accel, noise=noise)
+    table = Table(seed=seed, sps=sps, accel=accel, noise=noise, adc=adc)
     symbols = []
 
     def walls():

@@ -436,12 +436,12 @@ class _Watcher:
 
 
 def _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_ms, collapses,
-                   mistakes):
+                   mistakes, adc):
     from .table import Table
 
     app = fw("app")
     detector = fw("detector")
-    table = Table(seed=seed, sps=sps, accel=accel)
+    table = Table(seed=seed, sps=sps, accel=accel, adc=adc)
     learned = table.calibration()
 
     def make_detector(cal, sps, accel):
@@ -584,7 +584,7 @@ def firmware_available():
 
 def play_game(players=4, seed=1, sps=80, accel=True, side="easy", speed=None, view=None,
               renderer=None, trace=False, mode="auto", max_sim_ms=MAX_SIM_MS, collapses=True,
-              mistakes=True):
+              mistakes=True, adc="sinc1"):
     """Play one whole game and return its :class:`GameResult`.
 
     ``speed``: None = as fast as possible, else simulated seconds per wall second. ``view`` and
@@ -592,6 +592,7 @@ def play_game(players=4, seed=1, sps=80, accel=True, side="easy", speed=None, vi
     (``result.trace_rows``/``trace_meta``) for writing a SPEC 3.2 trace, and the table's truth and
     the detected events in order (``trace_truth``/``trace_detected``). ``mode``: "firmware"
     (Referee + Table), "ideal" (rules engine fed the truth) or "auto" (firmware when present).
+    ``adc``: the table's converter filter (``rhinoref.table.ADC_MODELS``), firmware mode only.
     """
     if sps not in SPS_CHOICES:
         raise ValueError("sps must be 80 or 10, not %r" % (sps,))
@@ -603,7 +604,7 @@ def play_game(players=4, seed=1, sps=80, accel=True, side="easy", speed=None, vi
     if mode == "ideal":
         return _play_ideal(players, seed, side, view, pacer, max_sim_ms, collapses, mistakes)
     return _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_ms,
-                          collapses, mistakes)
+                          collapses, mistakes, adc)
 
 
 def _batch_one(job):
@@ -612,7 +613,7 @@ def _batch_one(job):
 
 
 def play_batch(games, players=4, seed=1, sps=80, accel=True, side="easy", processes=None,
-               mode="auto", progress=None, vary_players=False):
+               mode="auto", progress=None, vary_players=False, adc="sinc1"):
     """Play ``games`` games with seeds ``seed``, ``seed + 1``, ... ; a list of GameResult.
 
     ``processes``: worker processes (default: the CPU count, at most 2 per the target machine;
@@ -622,7 +623,8 @@ def play_batch(games, players=4, seed=1, sps=80, accel=True, side="easy", proces
     jobs = []
     for i in range(games):
         n = players if not vary_players else 2 + (seed + i) % 4
-        jobs.append(dict(players=n, seed=seed + i, sps=sps, accel=accel, side=side, mode=mode))
+        jobs.append(dict(players=n, seed=seed + i, sps=sps, accel=accel, side=side, mode=mode,
+                         adc=adc))
     if processes is None:
         processes = min(2, os.cpu_count() or 1)
     results = []

@@ -28,6 +28,12 @@ The physics and every number are in docs/detector.md ("The simulated table"). In
   Temperature drift: a slow sine of 0.2-1.5 g (worse x3) plus a ramp.
 * Timing: the HX711's own oscillator (+-2 %), a read jitter of 0-2 ms and now and then a
   late read.
+* The converter's filter (``adc``): ``"sinc1"`` (the default) makes each reading the mean load
+  over its own conversion period; ``"sinc4"`` passes the load through four cascaded means of
+  one period each, as the sigma-delta converters of the HX711's kind do (TI's ADS1232, the
+  same 10 / 80 SPS and 400 / 50 ms settling time, documents a sinc^4 filter): a sudden change
+  then reaches the readings over four conversions. The HX711's datasheet does not say which;
+  docs/detector.md, "The converter's filter".
 * Pieces drawn per set from the SPEC ranges (wall 1.7-2.8 g, roof 3.5-6 g, Rhino Hero 3-8 g),
   each piece +-2 %.
 * Hands: finger pressure while placing (2-35 g, tremor), release, then the tower rings.
@@ -38,6 +44,7 @@ The physics and every number are in docs/detector.md ("The simulated table"). In
   (total, partial, a roof sliding off) or lands on it (an impact, ringing, little net change).
 """
 
+import collections
 import math
 import random
 
@@ -57,6 +64,8 @@ RHINO_RANGE = (3.0, 8.0)
 PIECE_SD = 0.02                   # per-piece variation within a set
 
 COLLAPSE_KINDS = ("total", "partial", "on_platform", "roof_slide")
+ADC_MODELS = ("sinc1", "sinc4")   # the converter's filter: one conversion's mean, or four cascaded
+SINC4_SUB = {80: 4, 10: 8}        # load instants per conversion for the sinc^4 model
 
 _NOISE = {
     #            noise x, spikes per sample, creep frac, drift amplitude g, jitter ms
@@ -121,6 +130,41 @@ class _Press:
             env = 1.0 - (t - self.hold_end) / self.fall
         return self.p * env * (1.0 + self.a1 * math.sin(self.w1 * dt + self.p1)
                                + self.a2 * math.sin(self.w2 * dt + self.p2))
+
+
+def _bspline3(x):
+    """The cubic B-spline on [0, 4] (four unit boxes convolved), at x."""
+    if x < 0 or x >= 4:
+        return 0.0
+    if x < 1:
+        return x ** 3 / 6
+    if x < 2:
+        return (-3 * x ** 3 + 12 * x ** 2 - 12 * x + 4) / 6
+    if x < 3:
+        return (3 * x ** 3 - 24 * x ** 2 + 60 * x - 44) / 6
+    return (4 - x) ** 3 / 6
+
+
+class _Sinc4:
+    """A sigma-delta converter's sinc^4 decimation filter: four cascaded means over one
+    conversion period each. The load, taken ``sub`` times per conversion, comes out as a
+    weighted mean over the last four periods (a cubic B-spline): a step in the load reaches
+    the readings over four conversions (4, 46, 46 and 4 % when it falls on a conversion's
+    edge), two periods late on average where one conversion's mean is half a period late."""
+
+    __slots__ = ("sub", "weights", "loads")
+
+    def __init__(self, sub):
+        # Four cascaded means of one period make a cubic B-spline four periods wide; its
+        # value at the middle of each of the 4 x sub instants weighs that instant.
+        kernel = [_bspline3((i + 0.5) / sub) for i in range(4 * sub)]
+        total = sum(kernel)
+        self.sub = sub
+        self.weights = [k / total for k in kernel]
+        self.loads = collections.deque([0.0] * len(kernel), maxlen=len(kernel))
+
+    def reading(self):
+        return sum(w * f for w, f in zip(self.weights, self.loads))
 
 
 class _Lin:
@@ -193,11 +237,16 @@ class _Tilt:
 class Table:
     """A simulated table (see the module docstring)."""
 
-    def __init__(self, seed=1, sps=80, accel=True, noise="datasheet", masses=None):
+    def __init__(self, seed=1, sps=80, accel=True, noise="datasheet", masses=None, adc="sinc1"):
         if sps not in (10, 80):
             raise ValueError("sps must be 10 or 80 (the HX711 RATE pin)")
         if noise not in _NOISE:
             raise ValueError("noise must be 'datasheet' or 'worse'")
+        if adc not in ADC_MODELS:
+            raise ValueError("adc must be 'sinc1' or 'sinc4' (the converter's filter)")
+        self.adc = adc
+        # (the filter draws nothing from rng: a seed plays the same game under either model)
+        self._sinc4 = _Sinc4(SINC4_SUB[sps]) if adc == "sinc4" else None
         rng = self.rng = random.Random(seed)
         self.sps = sps
         self.accel = bool(accel)
@@ -702,18 +751,21 @@ class Table:
                 f -= dm
         return f
 
-    def _load(self, t, rings):
+    def _load(self, t, rings, att=True):
+        """The load at t (grams); rings only with ``rings``, scaled by what one conversion's
+        mean keeps of them with ``att`` (the sinc^4 model filters the instants itself)."""
         f = self._static_at(t)
         for c in self._comps:
             cls = c.__class__
             if cls is _Ring:
                 if rings:
+                    a = c.att if att else 1.0
                     if c.inertial:
                         # The table accelerates: platform and tower press with their inertia,
                         # M (g + a): the load rises with the accelerometer's z (+1 g at rest).
-                        f += (self._platform_g + self._static) * c.att * c.value(t) * c.acc[2] / 1000.0
+                        f += (self._platform_g + self._static) * a * c.value(t) * c.acc[2] / 1000.0
                     else:
-                        f += c.amp * c.att * c.value(t)
+                        f += c.amp * a * c.value(t)
             elif cls is not _Impulse and cls is not _Tilt:
                 f += c.value(t)
         return f
@@ -749,7 +801,9 @@ class Table:
         r = self.rng
         win = self._window
         # Load: the conversion averages over the sample period.
-        if comps:
+        if self._sinc4 is not None:
+            f = self._sinc4_reading(t, comps)
+        elif comps:
             if self._nsub == 1:
                 f = self._load(t - win * 0.5, True)
             else:
@@ -817,6 +871,22 @@ class Table:
         if self._inputs:
             inp = self._inputs.pop(0)
         return (t_ms, raw, ax, ay, az, inp)
+
+    def _sinc4_reading(self, t, comps):
+        """The reading of the conversion ending at t through the sinc^4 filter: the load at
+        ``sub`` instants of the period (an impact as its mean force over its instant's share
+        of the period) joins the last four periods' instants."""
+        sinc = self._sinc4
+        sub = sinc.sub
+        dt = self._window / sub
+        for i in range(sub):
+            start = t - dt * (sub - i)
+            f = self._load(start + dt * 0.5, True, att=False)
+            for c in comps:
+                if c.__class__ is _Impulse and start < c.t0 <= start + dt:
+                    f += c.j * 1000.0 / dt
+            sinc.loads.append(f)
+        return sinc.reading()
 
 
 class _Impulse:
