@@ -150,11 +150,14 @@ class _Sinc4:
     conversion period each. The load, taken ``sub`` times per conversion, comes out as a
     weighted mean over the last four periods (a cubic B-spline): a step in the load reaches
     the readings over four conversions (4, 46, 46 and 4 % when it falls on a conversion's
-    edge), two periods late on average where one conversion's mean is half a period late."""
+    edge), two periods late on average where one conversion's mean is half a period late.
+    The converter's input noise goes through the filter too: ``noise_sd`` is what each
+    instant gets so that a reading's noise has the datasheet's sd, and consecutive readings'
+    noise then correlates (0.49), as four-period windows that overlap by three make it."""
 
-    __slots__ = ("sub", "weights", "loads")
+    __slots__ = ("sub", "weights", "loads", "noise_sd")
 
-    def __init__(self, sub):
+    def __init__(self, sub, reading_sd):
         # Four cascaded means of one period make a cubic B-spline four periods wide; its
         # value at the middle of each of the 4 x sub instants weighs that instant.
         kernel = [_bspline3((i + 0.5) / sub) for i in range(4 * sub)]
@@ -162,6 +165,7 @@ class _Sinc4:
         self.sub = sub
         self.weights = [k / total for k in kernel]
         self.loads = collections.deque([0.0] * len(kernel), maxlen=len(kernel))
+        self.noise_sd = reading_sd / math.sqrt(sum(w * w for w in self.weights))
 
     def reading(self):
         return sum(w * f for w, f in zip(self.weights, self.loads))
@@ -245,8 +249,6 @@ class Table:
         if adc not in ADC_MODELS:
             raise ValueError("adc must be 'sinc1' or 'sinc4' (the converter's filter)")
         self.adc = adc
-        # (the filter draws nothing from rng: a seed plays the same game under either model)
-        self._sinc4 = _Sinc4(SINC4_SUB[sps]) if adc == "sinc4" else None
         rng = self.rng = random.Random(seed)
         self.sps = sps
         self.accel = bool(accel)
@@ -273,6 +275,12 @@ class Table:
         self._acc_rest = (rng.uniform(-30, 30), rng.uniform(-30, 30), 1000 + rng.uniform(-20, 20))
         self._acc_noise = [rng.gauss(0, 3.0) for _ in range(4099)]
         self._cal_seed = rng.random()
+        self._sinc4 = None
+        if adc == "sinc4":
+            # (its noise comes from a stream of its own: a seed plays the same game, draw for
+            # draw, under either model)
+            self._sinc4 = _Sinc4(SINC4_SUB[sps], self._noise_counts)
+            self._noise_rng = random.Random(seed * 104729 + sps)
         self._acc_i = 0
         # The pieces of this set.
         if masses is None:
@@ -820,7 +828,10 @@ class Table:
         # Creep (first-order lag toward a fraction of the load) and temperature drift.
         self._creep += (self._creep_frac * self._static - self._creep) * (self._period / self._creep_tau)
         drift = self._drift_a * math.sin(self._drift_w * t + self._drift_ph) + self._drift_slope * t
-        raw = self._offset + self._cpg * (f + self._creep + drift) + r.gauss(0.0, self._noise_counts)
+        noise = r.gauss(0.0, self._noise_counts)
+        if self._sinc4 is not None:
+            noise = 0.0     # (filtered with the load; the draw keeps the stream the same)
+        raw = self._offset + self._cpg * (f + self._creep + drift) + noise
         raw = int(raw)
         if raw > 8388607:
             raw = 8388607
@@ -874,14 +885,16 @@ class Table:
 
     def _sinc4_reading(self, t, comps):
         """The reading of the conversion ending at t through the sinc^4 filter: the load at
-        ``sub`` instants of the period (an impact as its mean force over its instant's share
-        of the period) joins the last four periods' instants."""
+        ``sub`` instants of the period, each with its input noise (an impact as its mean force
+        over its instant's share of the period), joins the last four periods' instants."""
         sinc = self._sinc4
         sub = sinc.sub
         dt = self._window / sub
+        noise_g = sinc.noise_sd / abs(self._cpg)
+        gauss = self._noise_rng.gauss
         for i in range(sub):
             start = t - dt * (sub - i)
-            f = self._load(start + dt * 0.5, True, att=False)
+            f = self._load(start + dt * 0.5, True, att=False) + gauss(0.0, noise_g)
             for c in comps:
                 if c.__class__ is _Impulse and start < c.t0 <= start + dt:
                     f += c.j * 1000.0 / dt
