@@ -759,23 +759,35 @@ class Table:
                 f -= dm
         return f
 
-    def _load(self, t, rings, att=True):
-        """The load at t (grams); rings only with ``rings``, scaled by what one conversion's
-        mean keeps of them with ``att`` (the sinc^4 model filters the instants itself)."""
+    def _load(self, t, rings):
         f = self._static_at(t)
         for c in self._comps:
             cls = c.__class__
             if cls is _Ring:
                 if rings:
-                    a = c.att if att else 1.0
                     if c.inertial:
                         # The table accelerates: platform and tower press with their inertia,
                         # M (g + a): the load rises with the accelerometer's z (+1 g at rest).
-                        f += (self._platform_g + self._static) * a * c.value(t) * c.acc[2] / 1000.0
+                        f += (self._platform_g + self._static) * c.att * c.value(t) * c.acc[2] / 1000.0
                     else:
-                        f += c.amp * a * c.value(t)
+                        f += c.amp * c.att * c.value(t)
             elif cls is not _Impulse and cls is not _Tilt:
                 f += c.value(t)
+        return f
+
+    def _rings_sinc4(self, t):
+        """The rings' load at t through the sinc^4 filter: what four cascaded means keep of a
+        sine, sinc(f T)^4 of it, at the filter's middle (the caller's t, two periods back). A
+        knock's 60-150 Hz is all but gone; taken at the load's instants instead, it would
+        alias into the readings."""
+        f = 0.0
+        for c in self._comps:
+            if c.__class__ is _Ring:
+                a = c.att ** 4 * c.value(t)
+                if c.inertial:
+                    f += (self._platform_g + self._static) * a * c.acc[2] / 1000.0
+                else:
+                    f += c.amp * a
         return f
 
     def _static_mid(self, t):
@@ -886,7 +898,8 @@ class Table:
     def _sinc4_reading(self, t, comps):
         """The reading of the conversion ending at t through the sinc^4 filter: the load at
         ``sub`` instants of the period, each with its input noise (an impact as its mean force
-        over its instant's share of the period), joins the last four periods' instants."""
+        over its instant's share of the period), joins the last four periods' instants; the
+        rings are added as the filter keeps them (``_rings_sinc4``)."""
         sinc = self._sinc4
         sub = sinc.sub
         dt = self._window / sub
@@ -894,12 +907,12 @@ class Table:
         gauss = self._noise_rng.gauss
         for i in range(sub):
             start = t - dt * (sub - i)
-            f = self._load(start + dt * 0.5, True, att=False) + gauss(0.0, noise_g)
+            f = self._load(start + dt * 0.5, False) + gauss(0.0, noise_g)
             for c in comps:
                 if c.__class__ is _Impulse and start < c.t0 <= start + dt:
                     f += c.j * 1000.0 / dt
             sinc.loads.append(f)
-        return sinc.reading()
+        return sinc.reading() + self._rings_sinc4(t - 2 * self._window)
 
 
 class _Impulse:
