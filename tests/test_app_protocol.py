@@ -426,6 +426,33 @@ def test_tare_refused_during_a_game_but_allowed_after(tmp_path):
     assert _cmd(ref, {"cmd": "new_game", "players": 2})["ok"] is False  # calibrating now
 
 
+def test_the_converters_filter_is_recorded_kept_and_given_to_the_detector(tmp_path):
+    made = []
+
+    def make(cal, sps, accel):
+        made.append(cal.adc)
+        return NoDetector(cal, sps, accel)
+
+    ref = Referee(root=str(tmp_path), make_detector=make)
+    assert made == ["unknown"]
+    assert _cmd(ref, {"cmd": "calibrate", "adc": "sinc1"}) == {"ok": True, "adc": "sinc1"}
+    assert made[-1] == "sinc1"     # a new detector with it, at once
+    assert _cmd(ref, {"cmd": "status"})["calibration"]["adc"] == "sinc1"
+    saved = json.loads(storage.read_checked(str(tmp_path / "calib.json")))
+    assert saved["adc"] == "sinc1"
+    # kept over a power cut
+    Referee(root=str(tmp_path), make_detector=make)
+    assert made[-1] == "sinc1"
+    # bad values, both at once, and during a game: refused, nothing changed
+    before = _files(str(tmp_path))
+    for bad in ({"adc": "sinc3"}, {"adc": 4}, {"adc": "sinc4", "grams": 100}):
+        bad["cmd"] = "calibrate"
+        assert _cmd(ref, bad)["ok"] is False
+    _cmd(ref, {"cmd": "new_game", "players": 2})
+    assert "game is in play" in _cmd(ref, {"cmd": "calibrate", "adc": "sinc4"})["error"]
+    assert ref.cal.adc == "sinc1" and _files(str(tmp_path))["calib.json"] == before["calib.json"]
+
+
 def test_internal_errors_become_error_replies(tmp_path, monkeypatch):
     ref = _ref(tmp_path)
 

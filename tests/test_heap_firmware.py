@@ -35,13 +35,16 @@ KB = 1024
 # 64-bit 112.6 KB, 32-bit 84.3 KB here; and after the sixth session's (B28-B33: about 1.2 KB of
 # bytecode, three attributes): 64-bit 113.8 KB, 32-bit 85.5 KB here; the seventh to ninth
 # sessions' rules used that slack (114.7 / 86.4 KB), and the tenth's (B50-B52: three rules, two
-# attributes, 0.2 KB) passed it: 64-bit 114.9 KB, 32-bit 86.6 KB here.
-BOOT_MAX = {64: int(115.9 * KB), 32: int(87.6 * KB)}
+# attributes, 0.2 KB) passed it: 64-bit 114.9 KB, 32-bit 86.6 KB here. Moved on purpose in
+# session 31 (the HX711's filter recorded in the calibration, ``cal.adc``, and the detector's
+# flag for it: 0.4 KB, 116.28 KB here): 64-bit 116.3 KB; the 32-bit one is not measured here.
+BOOT_MAX = {64: int(116.3 * KB), 32: int(87.6 * KB)}
 # The same modules in place (ROMFS: only their objects on the heap), the reference configuration.
 # 64-bit: 59.9 KB at e462f5c, 54.7 KB after K2; 32-bit: 34.3 KB, 31.8 KB after K2. Moved on
 # purpose in session 20 (the detector's round 64: a 189th attribute and a branch, 52 bytes
-# over 55.7 KB): 64-bit 55.8 KB; the 32-bit one is not measured here and stays.
-BOOT_ROMFS_MAX = {64: int(55.8 * KB), 32: int(32.8 * KB)}
+# over 55.7 KB): 64-bit 55.8 KB; the 32-bit one is not measured here and stays. Moved on purpose
+# in session 31 (``cal.adc``, as above: 141 bytes over 55.8 KB): 64-bit 56.0 KB.
+BOOT_ROMFS_MAX = {64: int(56.0 * KB), 32: int(32.8 * KB)}
 # A Referee with its detector, game and buffers. 64-bit: 6.1 KB, 32-bit: 3.2 KB (e462f5c);
 # 64-bit 7.1 KB once the Detector's attribute table was kept at most 80 % full (223 slots, not
 # a full 167: 0.9 KB on 64-bit, 0.45 on 32-bit, for 4x the speed; tests/test_detector_attrs.py).

@@ -12,6 +12,7 @@ import pytest
 from refboard import GameSource, RefBoard, ScaleSource
 from rhinoref import cli
 from rhinoref.boardlink import AppLink
+from referee import storage
 from rhinoref.render import PlainRenderer, View
 
 
@@ -319,6 +320,22 @@ def test_calibrate_refuses_during_a_game(tmp_path, port, capsys):
     assert code == 1 and "a game is in play" in err
 
 
+def test_calibrate_records_the_converters_filter_and_measures_nothing(tmp_path, port, capsys):
+    flash = tmp_path / "flash"
+    board = RefBoard(flash, source=ScaleSource(), speed=5, path=port)
+    try:
+        code = cli.main(["calibrate", "--port", port, "--adc", "sinc4"])
+    finally:
+        board.close()
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert "saved on the board: the HX711's filter is sinc4" in out
+    assert board.ref.cal.adc == "sinc4"
+    assert json.loads(storage.read_checked(str(flash / "calib.json")))["adc"] == "sinc4"
+    cmds = [c.get("cmd") for c in board.commands() if isinstance(c, dict)]
+    assert cmds == ["status", "calibrate"]
+
+
 def test_calibrate_interactive_skip_and_quit(tmp_path, port):
     from rhinoref.cmd.calibrate import Guide, _Asker
 
@@ -343,6 +360,9 @@ def test_calibrate_bad_options(capsys):
     assert "--steps takes a list of" in capsys.readouterr().err
     assert cli.main(["calibrate", "--count", "12"]) == 2
     assert cli.main(["calibrate", "--mass", "0"]) == 2
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["calibrate", "--adc", "sinc3"])
+    assert exit_.value.code == 2 and "invalid choice: 'sinc3'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("command", ["sim", "monitor", "calibrate", "record", "plot"])

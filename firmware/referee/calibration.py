@@ -50,6 +50,10 @@ DEFAULT_ROOF_G = 4.8
 DEFAULT_RHINO_G = 5.5
 
 PIECES = ("wall", "roof", "rhino")
+# The HX711's filter, as far as the board knows it (docs/detector.md, "The converter's filter"):
+# "sinc1", a reading is the mean over its own conversion; "sinc4", a load change reaches the
+# readings over four conversions; "unknown" until the maker has checked (docs/hardware.md).
+ADC_FILTERS = ("unknown", "sinc1", "sinc4")
 _RAW_MIN = const(-8388608)  # HX711 counts are signed 24-bit
 _RAW_MAX = const(8388607)
 
@@ -73,6 +77,7 @@ class Calibration:
     ``wall_g``, ``roof_g``, ``rhino_g``   learned masses in grams (floats)
     ``sps``              samples per second the board was calibrated at (10 or 80)
     ``accel``            accelerometer part name ("mpu6050", "lis3dh", "tilt", "none")
+    ``adc``              the HX711's filter: "unknown" (until checked), "sinc1" or "sinc4"
     ``done``             steps completed: any of "tare", "scale", "wall", "roof", "rhino"
     ``learned``          True once loaded from a saved file or after a calibration step
     """
@@ -85,6 +90,7 @@ class Calibration:
         self.rhino_g = DEFAULT_RHINO_G
         self.sps = 80
         self.accel = "none"
+        self.adc = "unknown"
         self.done = []
         self.learned = False
 
@@ -115,6 +121,7 @@ class Calibration:
             "rhino_g": round(self.rhino_g, 3),
             "sps": self.sps,
             "accel": self.accel,
+            "adc": self.adc,
             "done": list(self.done),
         }
 
@@ -155,6 +162,10 @@ class Calibration:
         if not isinstance(accel, str) or len(accel) > 16:
             raise _bad("accel must be a part name")
         cal.accel = accel
+        adc = d.get("adc", "unknown")     # (files written before it: not known)
+        if adc not in ADC_FILTERS:
+            raise _bad("adc must be one of " + ", ".join(ADC_FILTERS))
+        cal.adc = adc
         done = d.get("done", [])
         if not isinstance(done, list):
             raise _bad("done must be a list")

@@ -17,7 +17,7 @@ Trace recording to flash lives here too (``trace_row`` is called from the sample
 while a trace is being recorded).
 """
 
-from referee import appstore, protocol, rules
+from referee import appstore, calibration, protocol, rules
 from referee.app import LOBBY, PLAY, SEATS, SYMBOL_BUTTONS, VERSION
 from referee.appstore import _join
 
@@ -119,7 +119,7 @@ def _status(ref, t, msg):
         "game": ref.game.state() if ref.game is not None else None,
         "calibration": {"learned": cal.learned, "offset": cal.offset,
                         "counts_per_gram": cal.counts_per_gram, "wall_g": cal.wall_g,
-                        "roof_g": cal.roof_g, "rhino_g": cal.rhino_g,
+                        "roof_g": cal.roof_g, "rhino_g": cal.rhino_g, "adc": cal.adc,
                         "done": list(cal.done)},
         "calibrating": appstore.calib_fields(ref) if ref.calib is not None else None,
         "grams": _grams(ref),
@@ -195,12 +195,24 @@ def _tare(ref, t, msg):
 
 
 def _calibrate(ref, t, msg):
-    protocol.only(msg, ("grams", "cancel"))
+    protocol.only(msg, ("grams", "cancel", "adc"))
     if protocol.arg(msg, "cancel", protocol.BOOL, False):
         if ref.calib is None:
             raise protocol.ProtocolError("no calibration is running")
         appstore.calib_cancel(ref)
         return {"cancelled": True}
+    if "adc" in msg:
+        # (what the maker found the HX711's filter to be: a fact to record, nothing to
+        # measure; docs/hardware.md tells how to check it)
+        if "grams" in msg:
+            raise protocol.ProtocolError("give adc or grams, not both")
+        adc = protocol.arg(msg, "adc", protocol.STR, required=True,
+                           choices=calibration.ADC_FILTERS)
+        _calib_allowed(ref)
+        ref.cal.adc = adc
+        appstore.save_calibration(ref)
+        ref._new_detector()
+        return {"adc": adc}
     grams = protocol.arg(msg, "grams", protocol.NUMBER, required=True, lo=1, hi=5000)
     _calib_allowed(ref)
     ref._calib_seq = None
@@ -230,7 +242,8 @@ def _trace_meta(ref):
     cal = ref.cal
     m = {"sps": ref.sps, "counts_per_gram": cal.counts_per_gram, "offset": cal.offset,
          "wall_g": cal.wall_g, "roof_g": cal.roof_g, "rhino_g": cal.rhino_g,
-         "accel": (getattr(ref, "accel_part", None) or cal.accel) if ref.accel else "none"}
+         "accel": (getattr(ref, "accel_part", None) or cal.accel) if ref.accel else "none",
+         "adc": cal.adc}
     g = ref.game
     if g is not None:
         m["players"] = g.players

@@ -5,7 +5,7 @@ Usage::
     from referee import trace
     for line in trace.header_lines({"sps": 80, "counts_per_gram": 2147.5, "offset": -1200,
                                     "wall_g": 2.2, "roof_g": 4.8, "rhino_g": 5.5,
-                                    "accel": "mpu6050", "players": 3, "first": 0,
+                                    "accel": "mpu6050", "adc": "sinc1", "players": 3, "first": 0,
                                     "side": "easy"}):
         out.write(line + "\\n")
     out.write(trace.row(12, 84213, 3, -8, 1001, None) + "\\n")   # "12,84213,3,-8,1001,"
@@ -21,6 +21,7 @@ A trace, version 1::
     # roof_g=4.8
     # rhino_g=5.5
     # accel=mpu6050
+    # adc=sinc1
     # players=3
     # first=0
     # side=easy
@@ -38,7 +39,7 @@ VERSION = 1
 MAGIC = "# rhinoref-trace"
 COLUMNS = "t_ms,raw,ax,ay,az,input"
 # Metadata keys in the order they are written; others may follow (readers keep them as text).
-KEYS = ("sps", "counts_per_gram", "offset", "wall_g", "roof_g", "rhino_g", "accel",
+KEYS = ("sps", "counts_per_gram", "offset", "wall_g", "roof_g", "rhino_g", "accel", "adc",
         "players", "first", "side")
 
 _SYMBOLS = ("none", "reverse", "skip", "draw", "double", "rhino")

@@ -369,6 +369,7 @@ class Table:
         cal.wall_g, cal.roof_g = learned(self.masses["wall"]), learned(self.masses["roof"])
         cal.rhino_g = learned(self._rhino_m)
         cal.sps, cal.accel = self.sps, "mpu6050" if self.accel else "none"
+        cal.adc = self.adc      # (the maker checked the converter: docs/hardware.md)
         for step in ("tare", "scale", "wall", "roof", "rhino"):
             cal.mark(step)
         return cal
@@ -383,6 +384,7 @@ class Table:
             "roof_g": cal.roof_g,
             "rhino_g": cal.rhino_g,
             "accel": cal.accel,
+            "adc": cal.adc,
         }
         for k in ("players", "first", "side"):
             if getattr(self, k) is not None:

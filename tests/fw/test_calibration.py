@@ -89,7 +89,7 @@ def test_defaults():
     assert cal.offset == 0
     assert cal.counts_per_gram == calibration.DEFAULT_COUNTS_PER_GRAM
     assert (cal.wall_g, cal.roof_g, cal.rhino_g) == (2.2, 4.8, 5.5)
-    assert cal.sps == 80 and cal.accel == "none"
+    assert cal.sps == 80 and cal.accel == "none" and cal.adc == "unknown"
     assert cal.done == [] and cal.learned is False
     assert cal.grams(2147 * 10 + 0) > 9.9
 
@@ -101,6 +101,7 @@ def test_json_round_trip():
     cal.wall_g, cal.roof_g, cal.rhino_g = 2.37, 5.12, 6.8
     cal.sps = 10
     cal.accel = "mpu6050"
+    cal.adc = "sinc4"
     cal.mark("scale")
     cal.mark("wall")
     text = cal.to_json()
@@ -108,7 +109,7 @@ def test_json_round_trip():
     assert d["rhinoref"] == "calib" and d["version"] == 1
     back = Calibration.from_json(text)
     for key in ("offset", "counts_per_gram", "wall_g", "roof_g", "rhino_g", "sps", "accel",
-                "done"):
+                "adc", "done"):
         assert getattr(back, key) == getattr(cal, key), key
     assert back.learned is True
 
@@ -137,6 +138,8 @@ def test_from_json_names_the_bad_field():
         ("rhino_g", 1000, "rhino_g must be a number"),
         ("sps", 20, "sps must be 10 or 80"),
         ("accel", 5, "accel must be a part name"),
+        ("adc", "sinc3", "adc must be one of unknown, sinc1, sinc4"),
+        ("adc", 1, "adc must be one of"),
         ("done", ["tare", "dance"], "unknown step 'dance' in done"),
         ("done", "tare", "done must be a list"),
     )
@@ -146,6 +149,14 @@ def test_from_json_names_the_bad_field():
         with raises(CorruptFile) as err:
             Calibration.from_json(json.dumps(d))
         assert reason in str(err.value), (key, str(err.value))
+
+
+def test_a_file_from_before_the_converters_filter_was_recorded_loads_as_unknown():
+    d = json.loads(Calibration().to_json())
+    d["adc"] = "sinc1"
+    assert Calibration.from_json(json.dumps(d)).adc == "sinc1"
+    del d["adc"]
+    assert Calibration.from_json(json.dumps(d)).adc == "unknown"
 
 
 def _tmp(name):

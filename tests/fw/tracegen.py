@@ -27,6 +27,7 @@ class Cal:
         self.wall_g = wall_g
         self.roof_g = roof_g
         self.rhino_g = rhino_g
+        self.adc = "sinc1"      # (the samples are the load at an instant: a step in one)
 
 
 class Gen:

@@ -18,6 +18,7 @@ EXAMPLE = """\
 rhinoref calibrate                           # every step, a 100 g known mass
 rhinoref calibrate --mass 50 --port /dev/ttyACM0
 rhinoref calibrate --steps wall,roof,rhino   # only learn the pieces again
+rhinoref calibrate --adc sinc1               # record what the HX711's filter was found to be
 """
 
 STEPS = ("tare", "scale", "wall", "roof", "rhino")
@@ -50,6 +51,10 @@ def add_arguments(parser):
                         help="steps to run, in order (default: %s)" % ",".join(STEPS))
     parser.add_argument("--yes", action="store_true",
                         help="do not wait for Enter before each step (for scripts)")
+    parser.add_argument("--adc", choices=("sinc1", "sinc4", "unknown"),
+                        help="only record the HX711's filter as checked on a trace "
+                             "(docs/hardware.md): sinc1, a tap shows in one or two readings; "
+                             "sinc4, in three or four")
 
 
 def _open_link(port):
@@ -209,6 +214,10 @@ def run(args):
     link = _open_link(args.port)
     try:
         st = link.idle_status("calibrating")
+        if args.adc:
+            reply = link.command({"cmd": "calibrate", "adc": args.adc}, timeout=3.0, check=True)
+            print("saved on the board: the HX711's filter is %s" % reply["adc"])
+            return 0
         say = print
         say("Calibrating the board on %s. Keep the table still while it measures; the seat "
             "lights show the calibration cue." % link.port)

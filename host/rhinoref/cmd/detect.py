@@ -42,6 +42,7 @@ class _Cal:
         self.wall_g = meta["wall_g"]
         self.roof_g = meta["roof_g"]
         self.rhino_g = meta["rhino_g"]
+        self.adc = meta.get("adc", "unknown")   # (optional: traces before it did not say)
 
 
 def add_arguments(parser):
