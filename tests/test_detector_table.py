@@ -1101,3 +1101,24 @@ def test_falls_through_a_sinc4_converter_are_found_at_10_sps():
             assert r.collapse_latency_ms is not None, seed
             found += 1
     assert found >= 25
+
+
+def test_a_sinc4_converter_known_has_the_accelerometer_read_a_conversion_late_at_10_sps(
+        monkeypatch):
+    # Scripted 261: a roof slides off under a hand setting a wall. Through a sinc^4 filter the
+    # press's peak reaches the readings with the jolt of the fall; read a conversion late, the
+    # accelerometer is still at the peak and jolts with the fall again, as through sinc1.
+    r = play_game(261, sps=10, adc="sinc4")
+    assert r.collapse_latency_ms is not None and r.false_collapses == 0
+    monkeypatch.setattr(Table, "calibration", _told("unknown"))
+    assert play_game(261, sps=10, adc="sinc4").collapse_latency_ms is None
+
+
+@pytest.mark.parametrize("seed", [3, 27])
+def test_a_converter_not_known_keeps_the_accelerometer_on_time_at_10_sps(seed, monkeypatch):
+    # Read a conversion late on a sinc1 converter, every jolt after a drop looks like cards
+    # that fell and landed: not known, the accelerometer stays on time.
+    monkeypatch.setattr(Table, "calibration", _told("unknown"))
+    assert play_game(seed, sps=10).false_collapses == 0
+    monkeypatch.setattr(Table, "calibration", _told("sinc4"))
+    assert play_game(seed, sps=10).false_collapses >= 1

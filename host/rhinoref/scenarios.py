@@ -148,7 +148,7 @@ def script_game(table, rng, collapse=True, accidents=True, max_turns=28, symbols
 
 
 def play_game(seed, sps=80, accel=True, noise="datasheet", collapse_share=0.85, accidents=True,
-              keep_samples=False, adc="sinc1"):
+              keep_samples=False, adc="sinc1", told=None):
     """Play one scripted game through the firmware's detector and score it.
 
     The detector gets the context the board's referee would give it: a symbol is pressed a
@@ -157,20 +157,24 @@ def play_game(seed, sps=80, accel=True, noise="datasheet", collapse_share=0.85, 
     cue shows; one still waiting when walls are reported was for a roof never reported, and
     nobody presses it again); "rhino" makes a Rhino Hero move owed until the detector
     reports Rhino Hero or a roof (rules: the move stays owed until the roof lands).
-    ``adc``: the converter's filter (``rhinoref.table.ADC_MODELS``); the same game either way."""
+    ``adc``: the converter's filter (``rhinoref.table.ADC_MODELS``); the same game either way.
+    ``told``: what the board was told its filter is (``cal.adc``: "unknown", "sinc1", "sinc4"),
+    by default the table's own, as its calibration is what the board would have learned."""
     rng = random.Random(seed * 7919 + sps)
     table = Table(seed=seed, sps=sps, accel=accel, noise=noise, adc=adc)
     symbols = []
     script_game(table, rng, collapse=rng.random() < collapse_share, accidents=accidents,
                 symbols=symbols)
-    return run_detector(table, symbols, sps, accel, keep_samples)
+    return run_detector(table, symbols, sps, accel, keep_samples, told)
 
 
-def run_detector(table, symbols, sps=80, accel=True, keep_samples=False):
+def run_detector(table, symbols, sps=80, accel=True, keep_samples=False, told=None):
     """Feed everything queued on ``table`` to a fresh detector, with the context a board's
     referee would give it from ``symbols`` [(t_ms, "none" or "rhino")], and score it."""
     detector = fw("detector")
     cal = table.calibration()
+    if told is not None:
+        cal.adc = told
     det = detector.Detector(cal, sps=sps, accel=accel)
     events = []
     samples = [] if keep_samples else None
