@@ -4,6 +4,7 @@ by the simulated table with bot players."""
 
 import io
 import json
+import random
 import threading
 import time
 
@@ -334,6 +335,72 @@ def test_calibrate_records_the_converters_filter_and_measures_nothing(tmp_path, 
     assert json.loads(storage.read_checked(str(flash / "calib.json")))["adc"] == "sinc4"
     cmds = [c.get("cmd") for c in board.commands() if isinstance(c, dict)]
     assert cmds == ["status", "calibrate"]
+
+
+class FingerSource:
+    """The simulated table at 10 SPS under a converter model; once the board streams, a
+    fingertip presses the empty platform three times and is taken away at once."""
+
+    def __init__(self, adc, seed=5):
+        from rhinoref.table import Table
+
+        self.table = Table(seed=seed, sps=10, adc=adc)
+        self.cal = self.table.calibration()
+        self.rng = random.Random(seed)
+        self.pressed = False
+
+    def next_sample(self):
+        return self.table.next_sample()
+
+    def step(self, t_ms, ref):
+        if ref.streaming and not self.pressed:
+            from rhinoref.table import _Press
+
+            self.pressed = True
+            t0 = t_ms + 1000.0
+            for _ in range(3):
+                self.table._add(_Press(self.rng, t0, 200.0, 100, 800, 10))
+                t0 += 3000
+            self.table._sort()
+
+
+@pytest.mark.parametrize("adc", ["sinc1", "sinc4"])
+def test_calibrate_checks_the_converters_filter_and_records_it(tmp_path, port, capsys,
+                                                                monkeypatch, adc):
+    from rhinoref.cmd import calibrate
+
+    monkeypatch.setattr(calibrate, "CHECK_S", 2.0)   # (20 simulated seconds at speed 10)
+    flash = tmp_path / "flash"
+    board = RefBoard(flash, source=FingerSource(adc), speed=10, path=port, sps=10)
+    try:
+        code = cli.main(["calibrate", "--port", port, "--adc", "check", "--yes"])
+    finally:
+        board.close()
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert "press its middle firmly" in out and "saved on the board: the HX711's filter is %s" % adc in out
+    assert board.ref.cal.adc == adc
+    assert not board.ref.streaming
+
+
+def test_calibrate_check_at_80_sps_and_without_presses_records_nothing(tmp_path, port, capsys,
+                                                                       monkeypatch):
+    from rhinoref.cmd import calibrate
+
+    monkeypatch.setattr(calibrate, "CHECK_S", 0.5)
+    board = RefBoard(tmp_path / "a", source=ScaleSource(), speed=10, path=port)
+    try:
+        assert cli.main(["calibrate", "--port", port, "--adc", "check", "--yes"]) == 1
+    finally:
+        board.close()
+    assert "cannot tell the filters apart" in capsys.readouterr().out
+    board = RefBoard(tmp_path / "b", source=ScaleSource(sps=10), speed=10, path=port, sps=10)
+    try:
+        assert cli.main(["calibrate", "--port", port, "--adc", "check", "--yes"]) == 1
+    finally:
+        board.close()
+    assert "Could not tell: 0 releases seen" in capsys.readouterr().out
+    assert board.ref.cal.adc == "unknown" and not (tmp_path / "b" / "calib.json").exists()
 
 
 def test_calibrate_interactive_skip_and_quit(tmp_path, port):

@@ -6,8 +6,13 @@ table what to put on the platform and when, shows the board's prompts and progre
 (``calib`` events), refuses clearly when the platform keeps moving, and offers to try a step
 again. The board saves the calibration itself (``calib.json``, atomic and checksummed) after
 every step that succeeds.
+
+``--adc check`` finds out how the board's HX711 filters (``rhinoref.adccheck``: a finger's
+press let go at once, in streamed samples) and records it; ``--adc sinc1|sinc4|unknown``
+records what the maker found another way.
 """
 
+import io
 import sys
 import time
 
@@ -18,6 +23,7 @@ EXAMPLE = """\
 rhinoref calibrate                           # every step, a 100 g known mass
 rhinoref calibrate --mass 50 --port /dev/ttyACM0
 rhinoref calibrate --steps wall,roof,rhino   # only learn the pieces again
+rhinoref calibrate --adc check               # find out how the HX711 filters, and record it
 rhinoref calibrate --adc sinc1               # record what the HX711's filter was found to be
 """
 
@@ -39,6 +45,10 @@ INTRO = {
 }
 NAMES = {"tare": "empty platform (tare)", "scale": "known mass", "wall": "wall", "roof": "roof card",
          "rhino": "Rhino Hero"}
+CHECK_S = 15.0           # samples streamed for the converter check
+CHECK_INTRO = ("Checking how the HX711 filters (hardware/README.md). The foundation card alone "
+               "on the platform: press its middle firmly with one fingertip, hold it a second, "
+               "then snap the finger away. Three times, two seconds apart, within %g s.")
 
 
 def add_arguments(parser):
@@ -51,10 +61,10 @@ def add_arguments(parser):
                         help="steps to run, in order (default: %s)" % ",".join(STEPS))
     parser.add_argument("--yes", action="store_true",
                         help="do not wait for Enter before each step (for scripts)")
-    parser.add_argument("--adc", choices=("sinc1", "sinc4", "unknown"),
-                        help="only record the HX711's filter as checked on a trace "
-                             "(docs/hardware.md): sinc1, a tap shows in one or two readings; "
-                             "sinc4, in three or four")
+    parser.add_argument("--adc", choices=("check", "sinc1", "sinc4", "unknown"),
+                        help="only the HX711's filter: 'check' finds it out from a finger "
+                             "pressing the platform (at 10 SPS) and records it; sinc1, sinc4 or "
+                             "unknown records what you found (hardware/README.md)")
 
 
 def _open_link(port):
@@ -205,6 +215,41 @@ class _Asker:
         return True
 
 
+def check_converter(link, status, say, ask=None, seconds=CHECK_S):
+    """Stream ``seconds`` of samples while the person presses the platform and lets go; the
+    filter the releases show ("sinc1", "sinc4"), or None after saying why not."""
+    from ..adccheck import verdict
+    from ..trace import parse_trace
+    from .record import record
+
+    sps = (status.get("options") or {}).get("sps", 80)
+    if sps > 20:
+        say("At %d samples/s a finger lets go as fast as one conversion lasts, so the check "
+            "cannot tell the filters apart, and the referee does not depend on it at this rate: "
+            "nothing to record." % sps)
+        return None
+    say(CHECK_INTRO % seconds)
+    if ask is not None and not ask("Press Enter, then start pressing ('q' stops) ", "adc"):
+        return None
+    buf = io.StringIO()
+    rec = record(link, buf, seconds=seconds)
+    if rec.lost:
+        raise BoardError("the board went away during the check: %s" % rec.lost)
+    tr = parse_trace(buf.getvalue().splitlines(), "the check's samples")
+    cpg, offset = tr.meta["counts_per_gram"], tr.meta["offset"]
+    adc, spreads = verdict([(row[1] - offset) / cpg for row in tr.rows], sps)
+    if adc is None:
+        say("Could not tell: %d release%s seen, two or more are needed (press firmly, at least "
+            "20 g, and take the finger away at once, the platform then left alone)."
+            % (len(spreads), "" if len(spreads) == 1 else "s"))
+        return None
+    say("The releases reached the readings with %s of them partway: %s."
+        % (", ".join(str(p) for p in spreads),
+           "one conversion's mean (sinc1)" if adc == "sinc1"
+           else "spread over four conversions (sinc4)"))
+    return adc
+
+
 def run(args):
     steps = _steps(args.steps)
     if not 1 <= args.mass <= 5000:
@@ -215,7 +260,12 @@ def run(args):
     try:
         st = link.idle_status("calibrating")
         if args.adc:
-            reply = link.command({"cmd": "calibrate", "adc": args.adc}, timeout=3.0, check=True)
+            adc = args.adc
+            if adc == "check":
+                adc = check_converter(link, st, print, None if args.yes else _Asker(), CHECK_S)
+                if adc is None:
+                    return 1
+            reply = link.command({"cmd": "calibrate", "adc": adc}, timeout=3.0, check=True)
             print("saved on the board: the HX711's filter is %s" % reply["adc"])
             return 0
         say = print
