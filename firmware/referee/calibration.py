@@ -52,7 +52,7 @@ DEFAULT_RHINO_G = 5.5
 PIECES = ("wall", "roof", "rhino")
 # The HX711's filter, as far as the board knows it (docs/detector.md, "The converter's filter"):
 # "sinc1", a reading is the mean over its own conversion; "sinc4", a load change reaches the
-# readings over four conversions; "unknown" until the maker has checked (docs/hardware.md).
+# readings over four conversions; "unknown" until the maker has checked (hardware/README.md).
 ADC_FILTERS = ("unknown", "sinc1", "sinc4")
 _RAW_MIN = const(-8388608)  # HX711 counts are signed 24-bit
 _RAW_MAX = const(8388607)

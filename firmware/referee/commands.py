@@ -203,7 +203,7 @@ def _calibrate(ref, t, msg):
         return {"cancelled": True}
     if "adc" in msg:
         # (what the maker found the HX711's filter to be: a fact to record, nothing to
-        # measure; docs/hardware.md tells how to check it)
+        # measure; hardware/README.md tells how to check it)
         if "grams" in msg:
             raise protocol.ProtocolError("give adc or grams, not both")
         adc = protocol.arg(msg, "adc", protocol.STR, required=True,

@@ -381,15 +381,9 @@ class Detector:
                     late[0] = ax
                     late[1] = ay
                     late[2] = az
-                px = late[0]
-                py = late[1]
-                pz = late[2]
-                late[0] = ax
-                late[1] = ay
-                late[2] = az
-                ax = px
-                ay = py
-                az = pz
+                ax, late[0] = late[0], ax   # (swaps: no tuple is made)
+                ay, late[1] = late[1], ay
+                az, late[2] = late[2], az
             # The accelerometer's previous reading goes with the median (which belongs to the
             # sample before this one): the load's story and the shaking's line up in time.
             sh = self._ash

@@ -39,7 +39,7 @@ def releases(grams, sps):
     rest_n = _n(REST_MS, sps)
     back_n = _n(LOOK_BACK_MS, sps)
     out = []
-    j = back_n
+    j = back_n + 1       # (the top and the reading before it stay inside the readings)
     while j + rest_n <= len(grams):
         window = grams[j:j + rest_n]
         rest = sum(window) / rest_n

@@ -30,9 +30,9 @@ The physics and every number are in docs/detector.md ("The simulated table"). In
   late read.
 * The converter's filter (``adc``): ``"sinc1"`` (the default) makes each reading the mean load
   over its own conversion period; ``"sinc4"`` passes the load through four cascaded means of
-  one period each, as the sigma-delta converters of the HX711's kind do (TI's ADS1232, the
-  same 10 / 80 SPS and 400 / 50 ms settling time, documents a sinc^4 filter): a sudden change
-  then reaches the readings over four conversions. The HX711's datasheet does not say which;
+  one period each, as sigma-delta converters of the HX711's kind may (TI's ADS1232, the same
+  10 / 80 SPS and 400 / 50 ms settling time, documents a sinc^4 filter): a sudden change then
+  reaches the readings over four conversions. The HX711's datasheet does not say which;
   docs/detector.md, "The converter's filter".
 * Pieces drawn per set from the SPEC ranges (wall 1.7-2.8 g, roof 3.5-6 g, Rhino Hero 3-8 g),
   each piece +-2 %.
@@ -369,7 +369,7 @@ class Table:
         cal.wall_g, cal.roof_g = learned(self.masses["wall"]), learned(self.masses["roof"])
         cal.rhino_g = learned(self._rhino_m)
         cal.sps, cal.accel = self.sps, "mpu6050" if self.accel else "none"
-        cal.adc = self.adc      # (the maker checked the converter: docs/hardware.md)
+        cal.adc = self.adc      # (the maker checked the converter: hardware/README.md)
         for step in ("tare", "scale", "wall", "roof", "rhino"):
             cal.mark(step)
         return cal
@@ -781,7 +781,8 @@ class Table:
         """The rings' load at t through the sinc^4 filter: what four cascaded means keep of a
         sine, sinc(f T)^4 of it, at the filter's middle (the caller's t, two periods back). A
         knock's 60-150 Hz is all but gone; taken at the load's instants instead, it would
-        alias into the readings."""
+        alias into the readings. (The physics of _load's rings, written apart so that the
+        sinc1 path's arithmetic, and so its samples, stay as they were.)"""
         f = 0.0
         for c in self._comps:
             if c.__class__ is _Ring:
