@@ -6,6 +6,7 @@ Usage::
     .venv/bin/python bench/bench_bots_detection.py --quick     # 100 games each
     .venv/bin/python bench/bench_bots_detection.py --first 100001 --games 2000 --sps 10 -v
     .venv/bin/python bench/bench_bots_detection.py --adc sinc4   # the converter's other model
+    .venv/bin/python bench/bench_bots_detection.py --first 8001 --games 30000 --sps 10 --told unknown
 
 ``bench_detector.py`` scores the detector on scripted games (``rhinoref.scenarios``), the
 games its rules were developed on. Here the games are those of ``rhinoref sim``: bots with
@@ -36,10 +37,10 @@ from rhinoref.table import ADC_MODELS  # noqa: E402
 PLACEMENTS = ("wall", "roof", "rhino")
 
 
-def run(games, first, sps, verbose, workers=None, adc="sinc1"):
+def run(games, first, sps, verbose, workers=None, adc="sinc1", told=None):
     t0 = time.perf_counter()
     results = play_batch(games, players=4, seed=first, sps=sps, mode="firmware", processes=workers,
-                         adc=adc)
+                         adc=adc, told=told)
     wall = time.perf_counter() - t0
     st = statistics(results)
     truth, missed, extra = st["truth"], st["missed"], st["extra"]
@@ -47,8 +48,9 @@ def run(games, first, sps, verbose, workers=None, adc="sinc1"):
     lost = missed.get("collapse", 0)
     false = extra.get("collapse", 0)
     false_games = sum(1 for r in results if (r.extra or {}).get("collapse"))
-    print("== %d SPS, bots' games (rhinoref sim), %s converter: %d games (seeds %d-%d), %.0f simulated"
-          " hours (%.0f s)" % (sps, adc, games, first, first + games - 1, st["sim_s"] / 3600.0, wall))
+    print("== %d SPS, bots' games (rhinoref sim), %s converter%s: %d games (seeds %d-%d), %.0f simulated"
+          " hours (%.0f s)" % (sps, adc, "" if told is None else " (the board told %s)" % told,
+                               games, first, first + games - 1, st["sim_s"] / 3600.0, wall))
     recall = 100.0 * (falls - lost) / falls if falls else 100.0
     print("  collapse recall     %7.2f %%  (%d of %d)" % (recall, falls - lost, falls))
     print("  false collapses     %5d     (in %d games)" % (false, false_games))
@@ -82,11 +84,14 @@ def main(argv=None):
     ap.add_argument("-v", "--verbose", action="store_true", help="list the games with a collapse error")
     ap.add_argument("--adc", default="sinc1", choices=ADC_MODELS,
                     help="the simulated converter's filter (default sinc1; docs/detector.md)")
+    ap.add_argument("--told", choices=("unknown", "sinc1", "sinc4"),
+                    help="what the board was told its converter's filter is (default: the "
+                         "table's own)")
     args = ap.parse_args(argv)
     games = 100 if args.quick else args.games
     met = True
     for sps in (int(s) for s in args.sps.split(",")):
-        met = run(games, args.first, sps, args.verbose, args.workers, args.adc) and met
+        met = run(games, args.first, sps, args.verbose, args.workers, args.adc, args.told) and met
     print("targets met" if met else "TARGETS MISSED")
     return 0 if met else 1
 

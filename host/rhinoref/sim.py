@@ -436,13 +436,15 @@ class _Watcher:
 
 
 def _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_ms, collapses,
-                   mistakes, adc):
+                   mistakes, adc, told):
     from .table import Table
 
     app = fw("app")
     detector = fw("detector")
     table = Table(seed=seed, sps=sps, accel=accel, adc=adc)
     learned = table.calibration()
+    if told is not None:
+        learned.adc = told
 
     def make_detector(cal, sps, accel):
         # The calibration the board would have learned on this table (with its errors).
@@ -584,7 +586,7 @@ def firmware_available():
 
 def play_game(players=4, seed=1, sps=80, accel=True, side="easy", speed=None, view=None,
               renderer=None, trace=False, mode="auto", max_sim_ms=MAX_SIM_MS, collapses=True,
-              mistakes=True, adc="sinc1"):
+              mistakes=True, adc="sinc1", told=None):
     """Play one whole game and return its :class:`GameResult`.
 
     ``speed``: None = as fast as possible, else simulated seconds per wall second. ``view`` and
@@ -592,7 +594,8 @@ def play_game(players=4, seed=1, sps=80, accel=True, side="easy", speed=None, vi
     (``result.trace_rows``/``trace_meta``) for writing a SPEC 3.2 trace, and the table's truth and
     the detected events in order (``trace_truth``/``trace_detected``). ``mode``: "firmware"
     (Referee + Table), "ideal" (rules engine fed the truth) or "auto" (firmware when present).
-    ``adc``: the table's converter filter (``rhinoref.table.ADC_MODELS``), firmware mode only.
+    ``adc``: the table's converter filter (``rhinoref.table.ADC_MODELS``), firmware mode only;
+    ``told``: what the board was told it is (``cal.adc``), by default the table's own.
     """
     if sps not in SPS_CHOICES:
         raise ValueError("sps must be 80 or 10, not %r" % (sps,))
@@ -604,7 +607,7 @@ def play_game(players=4, seed=1, sps=80, accel=True, side="easy", speed=None, vi
     if mode == "ideal":
         return _play_ideal(players, seed, side, view, pacer, max_sim_ms, collapses, mistakes)
     return _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_ms,
-                          collapses, mistakes, adc)
+                          collapses, mistakes, adc, told)
 
 
 def _batch_one(job):
@@ -613,7 +616,7 @@ def _batch_one(job):
 
 
 def play_batch(games, players=4, seed=1, sps=80, accel=True, side="easy", processes=None,
-               mode="auto", progress=None, vary_players=False, adc="sinc1"):
+               mode="auto", progress=None, vary_players=False, adc="sinc1", told=None):
     """Play ``games`` games with seeds ``seed``, ``seed + 1``, ... ; a list of GameResult.
 
     ``processes``: worker processes (default: the CPU count, at most 2 per the target machine;
@@ -624,7 +627,7 @@ def play_batch(games, players=4, seed=1, sps=80, accel=True, side="easy", proces
     for i in range(games):
         n = players if not vary_players else 2 + (seed + i) % 4
         jobs.append(dict(players=n, seed=seed + i, sps=sps, accel=accel, side=side, mode=mode,
-                         adc=adc))
+                         adc=adc, told=told))
     if processes is None:
         processes = min(2, os.cpu_count() or 1)
     results = []
