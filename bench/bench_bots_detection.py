@@ -32,6 +32,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "host"))
 
 from rhinoref.sim import play_batch, statistics  # noqa: E402
+from rhinoref.firmware import fw  # noqa: E402
 from rhinoref.table import ADC_MODELS  # noqa: E402
 
 PLACEMENTS = ("wall", "roof", "rhino")
@@ -84,7 +85,7 @@ def main(argv=None):
     ap.add_argument("-v", "--verbose", action="store_true", help="list the games with a collapse error")
     ap.add_argument("--adc", default="sinc1", choices=ADC_MODELS,
                     help="the simulated converter's filter (default sinc1; docs/detector.md)")
-    ap.add_argument("--told", choices=("unknown", "sinc1", "sinc4"),
+    ap.add_argument("--told", choices=fw("calibration").ADC_FILTERS,
                     help="what the board was told its converter's filter is (default: the "
                          "table's own)")
     args = ap.parse_args(argv)

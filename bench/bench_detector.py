@@ -21,7 +21,7 @@ converter's filter"): ``sinc1``, each reading the mean of its own conversion (th
 rule was developed on), or ``sinc4``, four cascaded means as in converters of its kind, a step
 spread over four readings. The default runs both and checks the targets on ``sinc1``.
 ``--told``: what the board was told its filter is (``unknown`` until a maker checks it;
-docs/hardware.md); by default each table's own, as its calibration is what the board learned.
+hardware/README.md); by default each table's own, as its calibration is what the board learned.
 """
 
 import argparse
@@ -33,6 +33,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "host"))
 
 from rhinoref.scenarios import play_game  # noqa: E402
+from rhinoref.firmware import fw  # noqa: E402
 from rhinoref.table import ADC_MODELS  # noqa: E402
 
 TARGET_P95 = {80: 150, 10: 400}
@@ -149,7 +150,7 @@ def main(argv=None):
     ap.add_argument("--no-accel", action="store_true", help="degraded mode: no accelerometer")
     ap.add_argument("--adc", default="both", choices=ADC_MODELS + ("both",),
                     help="the converter's filter: sinc1, sinc4, or both (default; targets on sinc1)")
-    ap.add_argument("--told", choices=("unknown", "sinc1", "sinc4"),
+    ap.add_argument("--told", choices=fw("calibration").ADC_FILTERS,
                     help="what the board was told its converter's filter is (default: the "
                          "table's own, as a maker who checked it would have told it)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)

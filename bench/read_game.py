@@ -34,6 +34,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "host"))
 
 from rhinoref.firmware import fw  # noqa: E402
+from rhinoref.table import ADC_MODELS  # noqa: E402
 
 # The Detector methods whose true result makes a collapse (see Detector._episode)
 RULES = ("_check_collapse", "_landed", "_smash", "_slide", "_onto_platform", "_slid_off")
@@ -175,7 +176,7 @@ def main(argv=None):
     ap.add_argument("--overlap", metavar="ACTION,DISTURBANCE,OFFSET_MS", type=_overlap,
                     help="a game of bench_overlap.py, e.g. removed,knock,-100")
     ap.add_argument("--trace", metavar="FILE", help="also write the game's sensor trace (SPEC 3.2)")
-    ap.add_argument("--adc", default="sinc1", choices=("sinc1", "sinc4"),
+    ap.add_argument("--adc", default="sinc1", choices=ADC_MODELS,
                     help="the simulated converter's filter (default sinc1)")
     args = ap.parse_args(argv)
     if args.bots and args.overlap:

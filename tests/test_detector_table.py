@@ -1068,28 +1068,14 @@ def test_a_roof_after_one_the_detector_missed_gets_its_own_symbol(monkeypatch):
     assert r.false_collapses == 0
 
 
-def _told(adc):
-    """Table.calibration, but the board told ``adc`` for its converter's filter."""
-    original = Table.calibration
-
-    def calibration(self):
-        cal = original(self)
-        cal.adc = adc
-        return cal
-
-    return calibration
-
-
 @pytest.mark.parametrize("seed", [21, 26, 30])
-def test_rhino_heros_lift_through_a_sinc4_converter_is_no_fall_at_10_sps(seed, monkeypatch):
+def test_rhino_heros_lift_through_a_sinc4_converter_is_no_fall_at_10_sps(seed):
     # A sinc^4 filter hands his lift to the readings in steps of 4-60 %, the way a roof of his
     # mass sliding off splits over conversions of their own mean: the step-shape tests are
     # off unless the converter is known to be sinc1 (told by the table's calibration here).
     assert play_game(seed, sps=10, adc="sinc4").false_collapses == 0
-    monkeypatch.setattr(Table, "calibration", _told("unknown"))
-    assert play_game(seed, sps=10, adc="sinc4").false_collapses == 0
-    monkeypatch.setattr(Table, "calibration", _told("sinc1"))
-    assert play_game(seed, sps=10, adc="sinc4").false_collapses >= 1
+    assert play_game(seed, sps=10, adc="sinc4", told="unknown").false_collapses == 0
+    assert play_game(seed, sps=10, adc="sinc4", told="sinc1").false_collapses >= 1
 
 
 def test_falls_through_a_sinc4_converter_are_found_at_10_sps():
@@ -1103,22 +1089,18 @@ def test_falls_through_a_sinc4_converter_are_found_at_10_sps():
     assert found >= 25
 
 
-def test_a_sinc4_converter_known_has_the_accelerometer_read_a_conversion_late_at_10_sps(
-        monkeypatch):
+def test_a_sinc4_converter_known_has_the_accelerometer_read_a_conversion_late_at_10_sps():
     # Scripted 261: a roof slides off under a hand setting a wall. Through a sinc^4 filter the
     # press's peak reaches the readings with the jolt of the fall; read a conversion late, the
     # accelerometer is still at the peak and jolts with the fall again, as through sinc1.
     r = play_game(261, sps=10, adc="sinc4")
     assert r.collapse_latency_ms is not None and r.false_collapses == 0
-    monkeypatch.setattr(Table, "calibration", _told("unknown"))
-    assert play_game(261, sps=10, adc="sinc4").collapse_latency_ms is None
+    assert play_game(261, sps=10, adc="sinc4", told="unknown").collapse_latency_ms is None
 
 
 @pytest.mark.parametrize("seed", [3, 27])
-def test_a_converter_not_known_keeps_the_accelerometer_on_time_at_10_sps(seed, monkeypatch):
+def test_a_converter_not_known_keeps_the_accelerometer_on_time_at_10_sps(seed):
     # Read a conversion late on a sinc1 converter, every jolt after a drop looks like cards
     # that fell and landed: not known, the accelerometer stays on time.
-    monkeypatch.setattr(Table, "calibration", _told("unknown"))
-    assert play_game(seed, sps=10).false_collapses == 0
-    monkeypatch.setattr(Table, "calibration", _told("sinc4"))
-    assert play_game(seed, sps=10).false_collapses >= 1
+    assert play_game(seed, sps=10, told="unknown").false_collapses == 0
+    assert play_game(seed, sps=10, told="sinc4").false_collapses >= 1

@@ -172,9 +172,7 @@ def run_detector(table, symbols, sps=80, accel=True, keep_samples=False, told=No
     """Feed everything queued on ``table`` to a fresh detector, with the context a board's
     referee would give it from ``symbols`` [(t_ms, "none" or "rhino")], and score it."""
     detector = fw("detector")
-    cal = table.calibration()
-    if told is not None:
-        cal.adc = told
+    cal = table.calibration(told)
     det = detector.Detector(cal, sps=sps, accel=accel)
     events = []
     samples = [] if keep_samples else None

@@ -442,9 +442,7 @@ def _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_
     app = fw("app")
     detector = fw("detector")
     table = Table(seed=seed, sps=sps, accel=accel, adc=adc)
-    learned = table.calibration()
-    if told is not None:
-        learned.adc = told
+    learned = table.calibration(told)
 
     def make_detector(cal, sps, accel):
         # The calibration the board would have learned on this table (with its errors).

@@ -61,7 +61,9 @@ def add_arguments(parser):
                         help="steps to run, in order (default: %s)" % ",".join(STEPS))
     parser.add_argument("--yes", action="store_true",
                         help="do not wait for Enter before each step (for scripts)")
-    parser.add_argument("--adc", choices=("check", "sinc1", "sinc4", "unknown"),
+    from ..firmware import fw
+
+    parser.add_argument("--adc", choices=("check",) + fw("calibration").ADC_FILTERS,
                         help="only the HX711's filter: 'check' finds it out from a finger "
                              "pressing the platform (at 10 SPS) and records it; sinc1, sinc4 or "
                              "unknown records what you found (hardware/README.md)")
