@@ -6,7 +6,7 @@ import random
 import pytest
 
 from rhinoref.adccheck import verdict
-from rhinoref.table import Table, _Press
+from rhinoref.table import Table
 
 
 def _pressed(sps, adc, seed, presses=3, release_ms=10.0):
@@ -18,10 +18,9 @@ def _pressed(sps, adc, seed, presses=3, release_ms=10.0):
     push = rng.uniform(50, 400)
     for _ in range(presses):
         hold = rng.uniform(600, 1200)
-        t._add(_Press(rng, t0, push, rng.uniform(60, 150), hold, release_ms))
+        t.finger_press(push, hold, release_ms, rise_ms=rng.uniform(60, 150), at_ms=t0, hand=rng)
         t0 += 150 + hold + release_ms + rng.uniform(1200, 2000)
-    t._sort()
-    t.idle(int(t0) + 6000)       # (and the platform left alone after)
+    t.idle(int(t0) + 6000 - t.cursor_ms)       # (and the platform left alone after)
     cal = t.calibration()
     grams = []
     while t.busy():

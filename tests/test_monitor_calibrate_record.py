@@ -354,14 +354,10 @@ class FingerSource:
 
     def step(self, t_ms, ref):
         if ref.streaming and not self.pressed:
-            from rhinoref.table import _Press
-
             self.pressed = True
-            t0 = t_ms + 1000.0
-            for _ in range(3):
-                self.table._add(_Press(self.rng, t0, 200.0, 100, 800, 10))
-                t0 += 3000
-            self.table._sort()
+            for k in range(3):
+                self.table.finger_press(200.0, 800, 10, at_ms=t_ms + 1000.0 + 3000 * k,
+                                        hand=self.rng)
 
 
 @pytest.mark.parametrize("adc", ["sinc1", "sinc4"])

@@ -466,6 +466,16 @@ class Table:
     def idle(self, ms):
         self._cursor = self._start() + ms
 
+    def finger_press(self, grams, hold_ms, release_ms, rise_ms=100, at_ms=None, hand=None):
+        """A fingertip presses the empty platform and is snapped away, the motion of
+        ``rhinoref calibrate --adc check``: ``grams`` of push reached in ``rise_ms`` (with a
+        finger's tremor and wander), held ``hold_ms``, gone in ``release_ms``. Nothing moves on
+        the tower: no truth. ``at_ms`` as for ``knock``; ``hand``: the random stream of the
+        finger's tremor (the table's own by default)."""
+        t = self._start_at(at_ms)
+        self._add(_Press(hand or self.rng, t, grams, rise_ms, hold_ms, release_ms))
+        self._overlaid(t + rise_ms + hold_ms + release_ms, at_ms)
+
     def touch(self):
         """A hand touches the tower (straightens a card): pressure, no mass change."""
         t = self._start()
