@@ -755,9 +755,13 @@ class Detector:
                     self._plat2 = _RAW_MAX
                 elif f2 > self._plat2:
                     self._plat2 = f2
-            if (self._check_collapse(t, d, dn) or self._landed(t, y, d, dn) or self._smash(dn)
+            if (self._check_collapse(t, d, dn) or self._landed(t, y, d, dn)
+                    or (self._smeared(dn) if self._acc_late is not None else self._smash(dn))
                     or self._slide(dn) or self._onto_platform(dn)):
                 self._collapsed()
+            self._ndev_tp = self._ndev_t    # the sample before the previous one
+            if self._ndev >= -self._margin:
+                self._ndev_t0 = self._ndev_t    # the last sample before a drop: the onset
             self._ndev2 = self._ndev
             self._ndev = dn
             self._ndev_t = self._t1
@@ -1628,9 +1632,44 @@ class Detector:
             self._ldx = self._rx >> sh
             self._ldy = self._ry >> sh
             self._ldz = self._rz >> sh
-        self._ndev_tp = self._ndev_t    # the sample before the previous one
-        if self._ndev >= -self._margin:
-            self._ndev_t0 = self._ndev_t    # the last sample before a drop: the onset
+        return False
+
+    def _smeared(self, dn):
+        """Cards falling onto the platform, read through a sinc^4 filter (10 SPS, a converter
+        known to be one; in place of _smash, which wants a fall and its impact within one or
+        two conversions, where such a filter spreads them over four): a conversion half a
+        wall or more under the level the load rested at, the table still, then, within three
+        conversions and rising, one above that level with a jolt felt since the lowest, then
+        one lower again by more than the band. ``_sm_up``: the level (the last conversion
+        within the band of the one before it); ``_sm_k``: 0 watching, else the conversions
+        counted (two low bits), 4 once the load came back above the level, 8 once a jolt was
+        felt."""
+        k = self._sm_k
+        jolt = self._act_now >= self.acc_thr_mg + self.acc_floor_mg
+        if k & 4:
+            # (the impact is brief; a hand that set something down would hold the load up)
+            if dn < self._ndev - self._band:
+                self._sm_k = 0
+                self._dip_t = self._sm_t
+                return True
+            k = 0 if k & 3 == 2 else k + 1
+        elif k:
+            if jolt:
+                k |= 8
+            if dn < self._ndev:
+                k = 0       # (falling again: watched from its lowest)
+            elif dn > self._sm_up + self._band and k & 8:
+                k = 12
+            else:
+                k = 0 if k & 3 == 2 else k + 1
+        elif (self._ndev < self._sm_up - self._min_place and self._ndev_q and dn > self._ndev):
+            self._sm_t = self._ndev_t0
+            k = 9 if jolt else 1
+            if dn > self._sm_up + self._band and jolt:
+                k = 12
+        elif _absdiff(dn, self._ndev) <= self._band:
+            self._sm_up = dn
+        self._sm_k = k
         return False
 
     def _slide(self, dn):
