@@ -291,6 +291,60 @@ def test_calibrate_guides_every_step_and_the_board_saves(tmp_path, port, capsys)
     assert cmds[:4] == ["status", "tare", "calibrate", "learn"]
 
 
+class PressedScale(ScaleSource):
+    """The scale model at 10 SPS; once the board streams, a fingertip presses the platform
+    with 200 g three times, 3 s apart, and is taken away at once (between two readings: a
+    converter whose readings are their own conversion's, sinc1)."""
+
+    def __init__(self):
+        super().__init__(sps=10)
+        self.press_at = None
+
+    def next_sample(self):
+        t, raw, ax, ay, az, inp = super().next_sample()
+        p = self.press_at
+        if p is not None and any(p + 3000 * k <= t < p + 3000 * k + 800 for k in range(3)):
+            raw += int(self.cpg * 200.0)
+        return t, raw, ax, ay, az, inp
+
+    def step(self, t_ms, ref):
+        if ref.streaming and self.press_at is None:
+            self.press_at = t_ms + 1000
+
+
+@pytest.mark.parametrize("skip", [False, True])
+def test_a_whole_calibration_at_10_sps_ends_with_the_converter_check(tmp_path, port, capsys,
+                                                                     monkeypatch, skip):
+    from rhinoref.cmd import calibrate
+
+    monkeypatch.setattr(calibrate, "CHECK_S", 1.0)   # (25 simulated seconds at speed 25)
+    if skip:
+        asker = calibrate._Asker     # (Enter at each step, 's' at the check)
+        monkeypatch.setattr(calibrate, "_Asker",
+                            lambda: asker(read=lambda p: "s" if "skips" in p else ""))
+    src = PressedScale()
+    board = RefBoard(tmp_path / "flash", source=src, speed=25, path=port, sps=10)
+    person = Person(board, src)
+    try:
+        code = cli.main(["calibrate", "--port", port, "--mass", "100"] + ([] if skip else ["--yes"]))
+    finally:
+        person.stop = True
+        board.close()
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert "step 5 of 5: Rhino Hero" in out and "nobody has told it yet" in out
+    assert board.ref.cal.rhino_g == pytest.approx(RHINO, abs=0.15)
+    if skip:
+        assert "stays unknown" in out and board.ref.cal.adc == "unknown"
+    else:
+        assert "saved on the board: the HX711's filter is sinc1" in out
+        assert board.ref.cal.adc == "sinc1"
+    # (told once, a board is not asked again; at 80 SPS it never is: the whole calibration
+    # test above)
+    assert calibrate._offer_check(None, {"options": {"sps": 10}, "calibration": {"adc": "sinc1"}},
+                                  print, None) is None
+
+
 def test_calibrate_refuses_clearly_while_the_platform_moves(tmp_path, port, capsys):
     src = ScaleSource()
     src.shaking = True

@@ -9,7 +9,8 @@ every step that succeeds.
 
 ``--adc check`` finds out how the board's HX711 filters (``rhinoref.adccheck``: a finger's
 press let go at once, in streamed samples) and records it; ``--adc sinc1|sinc4|unknown``
-records what the maker found another way.
+records what the maker found another way. A whole calibration of a board at 10 SPS whose
+filter is not known yet ends with that check (skip it with 's'; it stays unknown).
 """
 
 import io
@@ -231,7 +232,8 @@ def check_converter(link, status, say, ask=None, seconds=CHECK_S):
             "nothing to record." % sps)
         return None
     say(CHECK_INTRO % seconds)
-    if ask is not None and not ask("Press Enter, then start pressing ('q' stops) ", "adc"):
+    if ask is not None and (not ask("Press Enter, then start pressing ('s' skips, 'q' stops) ", "adc")
+                            or getattr(ask, "skip", False)):
         return None
     buf = io.StringIO()
     rec = record(link, buf, seconds=seconds)
@@ -252,6 +254,30 @@ def check_converter(link, status, say, ask=None, seconds=CHECK_S):
     return adc
 
 
+def _save_adc(link, adc, say):
+    reply = link.command({"cmd": "calibrate", "adc": adc}, timeout=3.0, check=True)
+    say("saved on the board: the HX711's filter is %s" % reply["adc"])
+
+
+def _offer_check(link, status, say, ask):
+    """After a whole calibration of a board at 10 SPS that does not know its HX711's filter:
+    the converter check, which some of the detector's rules at that rate depend on
+    (docs/detector.md, "The converter's filter"). Skipped, or not told apart: it stays
+    unknown, which is safe, and the calibration stands."""
+    sps = (status.get("options") or {}).get("sps", 80)
+    if sps > 20 or (status.get("calibration") or {}).get("adc", "unknown") != "unknown":
+        return
+    say("")
+    say("At %d samples/s the referee finds falls best when it knows how the board's HX711 "
+        "filters, and nobody has told it yet." % sps)
+    adc = check_converter(link, status, say, ask, CHECK_S)
+    if adc is None:
+        say("The HX711's filter stays unknown ('rhinoref calibrate --adc check' checks it "
+            "later).")
+        return
+    _save_adc(link, adc, say)
+
+
 def run(args):
     steps = _steps(args.steps)
     if not 1 <= args.mass <= 5000:
@@ -267,8 +293,7 @@ def run(args):
                 adc = check_converter(link, st, print, None if args.yes else _Asker(), CHECK_S)
                 if adc is None:
                     return 1
-            reply = link.command({"cmd": "calibrate", "adc": adc}, timeout=3.0, check=True)
-            print("saved on the board: the HX711's filter is %s" % reply["adc"])
+            _save_adc(link, adc, print)
             return 0
         say = print
         say("Calibrating the board on %s. Keep the table still while it measures; the seat "
@@ -298,6 +323,8 @@ def run(args):
         if missing:
             say("not calibrated this time: %s" % ", ".join(NAMES[s] for s in missing))
             return 1
+        if steps == list(STEPS):
+            _offer_check(link, st, say, ask)
     finally:
         link.close()
     sys.stdout.flush()
