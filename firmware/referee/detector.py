@@ -1662,7 +1662,7 @@ class Detector:
                 k = 12
             else:
                 k = 0 if k & 3 == 2 else k + 1
-        elif (self._ndev < self._sm_up - self._min_place and self._ndev_q and dn > self._ndev):
+        elif self._ndev < self._sm_up - self._min_place and self._ndev_q and dn > self._ndev:
             self._sm_t = self._ndev_t0
             k = 9 if jolt else 1
             if dn > self._sm_up + self._band and jolt:

@@ -232,9 +232,12 @@ def check_converter(link, status, say, ask=None, seconds=CHECK_S):
             "nothing to record." % sps)
         return None
     say(CHECK_INTRO % seconds)
-    if ask is not None and (not ask("Press Enter, then start pressing ('s' skips, 'q' stops) ", "adc")
-                            or getattr(ask, "skip", False)):
-        return None
+    if ask is not None:
+        if not ask("Press Enter, then start pressing ('s' skips, 'q' stops) ", "adc"):
+            return None
+        if getattr(ask, "skip", False):
+            say("Skipped.")
+            return None
     buf = io.StringIO()
     rec = record(link, buf, seconds=seconds)
     if rec.lost:
