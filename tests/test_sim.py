@@ -107,6 +107,33 @@ def test_trace_is_written_and_passes_through_detect(tmp_path, capsys):
     assert {"wall", "roof"} <= names or {"walls2", "roof"} <= names
 
 
+def test_the_simulated_hx711s_filter_and_what_the_board_was_told(tmp_path, capsys):
+    from rhinoref.trace import read_trace
+
+    traces = {}
+    for adc, told in (("sinc1", None), ("sinc4", None), ("sinc4", "unknown")):
+        path = tmp_path / ("%s-%s.csv" % (adc, told))
+        argv = ["--seed", "3", "--players", "2", "--sps", "10", "--plain", "--trace", str(path),
+                "--adc", adc] + (["--told", told] if told else [])
+        code, out, err = run_cli(capsys, *argv)
+        assert code == 0, err
+        words = {"sinc1": "10 SPS, max", "sinc4": "10 SPS, sinc4 HX711, max"}[adc] if not told \
+            else "10 SPS, sinc4 HX711 (board told unknown)"
+        assert words in out.splitlines()[0], out.splitlines()[0]
+        traces[adc, told] = read_trace(str(path))
+    # the trace carries what the board was told; the same game, read through other filters
+    assert [traces[k].meta["adc"] for k in traces] == ["sinc1", "sinc4", "unknown"]
+    raw = {k: [row[1] for row in tr.rows[:600]] for k, tr in traces.items()}
+    assert raw["sinc1", None] != raw["sinc4", None]
+    code, out, err = run_cli(capsys, "--games", "2", "--players", "2", "--seed", "9", "--sps", "10",
+                             "--adc", "sinc4", "--told", "unknown", "--json")
+    stats = json.loads(out)
+    assert code == 0 and (stats["adc"], stats["told"]) == ("sinc4", "unknown")
+    code, out, err = run_cli(capsys, "--games", "2", "--players", "2", "--seed", "9", "--sps", "10",
+                             "--adc", "sinc4")
+    assert "2 games, 2 players, seeds 9..10, 10 SPS, sinc4 HX711, firmware" in out.replace("\n", " ")
+
+
 def test_ten_sps_and_no_accelerometer_games_finish():
     r10 = play_game(players=2, seed=3, sps=10)
     assert r10.result in ENDINGS and r10.sps == 10

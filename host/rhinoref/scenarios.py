@@ -222,7 +222,7 @@ def run_detector(table, symbols, sps=80, accel=True, keep_samples=False, told=No
     res.actions = list(table.actions)
     if samples is not None:
         res.samples_list = samples
-        res.meta = table.meta()
+        res.meta = table.meta(told)
     return res
 
 

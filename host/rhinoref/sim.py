@@ -506,7 +506,7 @@ def _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_
     result.errors = watch.errors
     if rows is not None:
         result.trace_rows = rows
-        result.trace_meta = table.meta()
+        result.trace_meta = table.meta(told)
         result.trace_truth = list(table.truth)
         result.trace_detected = list(watch.detected)
     return result

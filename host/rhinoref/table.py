@@ -376,8 +376,10 @@ class Table:
             cal.mark(step)
         return cal
 
-    def meta(self):
-        cal = self.calibration()
+    def meta(self, told=None):
+        """The trace metadata (SPEC 3.2) of a board that learned ``calibration(told)``: its
+        ``adc`` is what that board was told, as a board's own recording says."""
+        cal = self.calibration(told)
         m = {
             "sps": self.sps,
             "counts_per_gram": cal.counts_per_gram,

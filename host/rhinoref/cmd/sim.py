@@ -13,6 +13,7 @@ rhinoref sim                                # one game, live, 20x real time
 rhinoref sim --players 5 --seed 7 --speed 1 # watch seed 7 in real time
 rhinoref sim --seed 7 --plain --log game.jsonl --trace trace.csv
 rhinoref sim --games 1000                   # batch: statistics of 1,000 games
+rhinoref sim --sps 10 --adc sinc4 --games 200   # an HX711 that spreads a change over four readings
 """
 
 DEFAULT_TERMINAL_SPEED = 20.0
@@ -47,6 +48,16 @@ def add_arguments(parser):
                         help="write the sensor trace (SPEC 3.2)")
     parser.add_argument("--sps", type=int, default=80, choices=(80, 10),
                         help="HX711 samples per second (RATE pin; default 80)")
+    from ..firmware import fw
+    from ..table import ADC_MODELS
+
+    parser.add_argument("--adc", choices=ADC_MODELS, default="sinc1",
+                        help="the simulated HX711's filter: each reading its own conversion's mean "
+                             "(sinc1, default) or a change spread over four (sinc4; "
+                             "docs/detector.md, \"The converter's filter\")")
+    parser.add_argument("--told", choices=fw("calibration").ADC_FILTERS, default=None,
+                        help="what the board's calibration says the filter is (default: the "
+                             "table's own, as a maker who checked it would have told it)")
     parser.add_argument("--no-accel", action="store_true",
                         help="no accelerometer: the detector's degraded mode")
     parser.add_argument("--side", choices=("easy", "expert"), default="easy",
@@ -74,6 +85,14 @@ def _check(args):
         raise InputError("--processes must be at least 1")
 
 
+def _converter(adc, told):
+    """Words for a converter other than the default, told as it is: ", sinc4 HX711 (board told
+    unknown)"; "" for sinc1 told sinc1."""
+    if adc == "sinc1" and told in (None, "sinc1"):
+        return ""
+    return ", %s HX711%s" % (adc, "" if told in (None, adc) else " (board told %s)" % told)
+
+
 def run(args):
     _check(args)
     seed = args.seed if args.seed is not None else random.randrange(1, 100000)
@@ -94,8 +113,9 @@ def _one(args, seed, players):
         speed = _speed(args.speed)
     mode = "ideal" if args.ideal else "auto"
     view = View(title="rhinoref sim", players=players, side=args.side)
-    view.subtitle = "seed %d, %d players, %d SPS%s, %s" % (
+    view.subtitle = "seed %d, %d players, %d SPS%s%s, %s" % (
         seed, players, args.sps, "" if not args.no_accel else ", no accelerometer",
+        _converter(args.adc, args.told),
         "max speed" if speed is None else "%gx real time" % speed)
     if not args.json and not renderer.live:
         renderer.line("# rhinoref sim: " + view.subtitle)
@@ -103,7 +123,7 @@ def _one(args, seed, players):
         result = sim.play_game(players=players, seed=seed, sps=args.sps, accel=not args.no_accel,
                                side=args.side, speed=speed, view=None if args.json else view,
                                renderer=None if args.json else renderer,
-                               trace=bool(args.trace), mode=mode)
+                               trace=bool(args.trace), mode=mode, adc=args.adc, told=args.told)
     if args.log:
         _write(args.log, "\n".join(result.log_lines) + "\n")
     if args.trace:
@@ -191,13 +211,15 @@ def _batch(args, seed, players):
 
     results = sim.play_batch(args.games, players=players, seed=seed, sps=args.sps,
                              accel=not args.no_accel, side=args.side, processes=args.processes,
-                             mode=mode, progress=progress)
+                             mode=mode, progress=progress, adc=args.adc, told=args.told)
     if show:
         progress_console.print(" " * 30, end="\r")
     stats = sim.statistics(results)
     stats["seed"] = seed
     stats["players"] = players
     stats["sps"] = args.sps
+    stats["adc"] = args.adc
+    stats["told"] = args.told or args.adc
     stats["mode"] = results[0].mode if results else mode
     if args.json:
         print(json.dumps(stats, sort_keys=True, default=str))
@@ -210,8 +232,9 @@ def print_statistics(console, stats):
     from rich.table import Table
 
     n = stats["games"]
-    console.print("[bold]%d games[/bold], %d players, seeds %d..%d, %d SPS, %s" % (
+    console.print("[bold]%d games[/bold], %d players, seeds %d..%d, %d SPS%s, %s" % (
         n, stats["players"], stats["seed"], stats["seed"] + n - 1, stats["sps"],
+        _converter(stats.get("adc", "sinc1"), stats.get("told")),
         "firmware on the simulated table" if stats["mode"] == "firmware"
         else "rules engine fed the truth (no sensors)"))
 
