@@ -293,7 +293,7 @@ def test_calibrate_guides_every_step_and_the_board_saves(tmp_path, port, capsys)
 
 class PressedScale(ScaleSource):
     """The scale model at 10 SPS; once the board streams, a fingertip presses the platform
-    with 200 g three times, 3 s apart, and is taken away at once (between two readings: a
+    with 200 g five times, 3 s apart, and is taken away at once (between two readings: a
     converter whose readings are their own conversion's, sinc1)."""
 
     def __init__(self):
@@ -303,7 +303,7 @@ class PressedScale(ScaleSource):
     def next_sample(self):
         t, raw, ax, ay, az, inp = super().next_sample()
         p = self.press_at
-        if p is not None and any(p + 3000 * k <= t < p + 3000 * k + 800 for k in range(3)):
+        if p is not None and any(p + 3000 * k <= t < p + 3000 * k + 800 for k in range(5)):
             raw += int(self.cpg * 200.0)
         return t, raw, ax, ay, az, inp
 
@@ -393,7 +393,7 @@ def test_calibrate_records_the_converters_filter_and_measures_nothing(tmp_path, 
 
 class FingerSource:
     """The simulated table at 10 SPS under a converter model; once the board streams, a
-    fingertip presses the empty platform three times and is taken away at once."""
+    fingertip presses the empty platform five times and is taken away at once."""
 
     def __init__(self, adc, seed=5):
         from rhinoref.table import Table
@@ -409,7 +409,7 @@ class FingerSource:
     def step(self, t_ms, ref):
         if ref.streaming and not self.pressed:
             self.pressed = True
-            for k in range(3):
+            for k in range(5):
                 self.table.finger_press(200.0, 800, 10, at_ms=t_ms + 1000.0 + 3000 * k,
                                         hand=self.rng)
 
@@ -449,8 +449,19 @@ def test_calibrate_check_at_80_sps_and_without_presses_records_nothing(tmp_path,
         assert cli.main(["calibrate", "--port", port, "--adc", "check", "--yes"]) == 1
     finally:
         board.close()
-    assert "Could not tell: 0 releases seen" in capsys.readouterr().out
+    assert "Could not tell: 0 releases seen, 3 or more are needed" in capsys.readouterr().out
     assert board.ref.cal.adc == "unknown" and not (tmp_path / "b" / "calib.json").exists()
+    # (releases that disagree: no answer either, and the person is told why)
+    from rhinoref import adccheck
+
+    monkeypatch.setattr(adccheck, "verdict", lambda grams, sps: (None, [1, 2, 2, 3, 2]))
+    board = RefBoard(tmp_path / "c", source=ScaleSource(sps=10), speed=10, path=port, sps=10)
+    try:
+        assert cli.main(["calibrate", "--port", port, "--adc", "check", "--yes"]) == 1
+    finally:
+        board.close()
+    assert "the releases disagree (1, 2, 2, 3, 2 readings partway)" in capsys.readouterr().out
+    assert board.ref.cal.adc == "unknown"
 
 
 def test_calibrate_interactive_skip_and_quit(tmp_path, port):

@@ -12,12 +12,18 @@ filter hands the change to the readings over four conversions, two or more of th
 The release is the descent into the empty platform's rest from where it began (a finger's
 wander while it holds is not part of it); its top tenth is left out (a pressing finger
 trembles by 3-10 % of its push) and so is its last half percent (the noise), which leaves the
-small last reading a sinc^4 filter trails (0.2-4 % of the drop). The fastest release decides:
-a finger's wander just before it, or a slow finger, only adds readings partway. At 80 SPS a
-conversion lasts 12.5 ms, and a finger's 10-40 ms release spans as many conversions as the
-filter would: no verdict there (the referee at 80 SPS does not depend on it). Measured on the simulated table
-(``tests/test_adccheck.py``); docs/detector.md, "The converter's filter"; ``rhinoref calibrate
---adc check`` runs it on a board.
+small last reading a sinc^4 filter trails (0.2-4 % of the drop). The pressed level those
+shares are of lies between the top and the median of the five readings up to it: a finger's
+wander (a fifth of its push and more) makes the top a peak that a reading just before the
+release lies far under, partway by the top alone (taken from the top, 3 % of sinc1 checks of
+three presses read sinc4; from the median, sinc4's second reading partway, 80 % of the drop
+when the release falls mid-conversion, went over the top tenth). Five presses, and the
+answer only when they agree: sinc1 when two releases or more show one reading partway or
+none, sinc4 when none does, else no answer (a wrong one is worse than none: docs/detector.md,
+"The converter's filter"). At 80 SPS a conversion lasts 12.5 ms, and a finger's 10-40 ms
+release spans as many conversions as the filter would: no verdict there (the referee at 80
+SPS does not depend on it). Measured on the simulated table (``tests/test_adccheck.py``);
+``rhinoref calibrate --adc check`` runs it on a board.
 """
 
 MIN_DROP_G = 20.0        # a firm fingertip press weighs 50-500 g; the noise is 0.02 g
@@ -25,6 +31,7 @@ REST_MS = 300            # the empty platform after a release: still this long
 REST_BAND_G = 0.3        # ... within this (noise, creep, the platform settling)
 LOOK_BACK_MS = 600       # the pressed level is found within this before the rest
 PARTWAY = (0.005, 0.90)  # a reading partway down lies within these shares of the release
+MIN_RELEASES = 3         # releases a verdict needs (five presses are asked for)
 
 
 def _n(ms, sps):
@@ -53,8 +60,9 @@ def releases(grams, sps):
         # (and the reading before the top was pressed too: a lone spike of the HX711, from the
         # rest or from a press, is no release)
         if drop >= MIN_DROP_G and grams[top - 1] - rest >= drop / 2:
-            lo = rest + PARTWAY[0] * drop
-            hi = rest + PARTWAY[1] * drop
+            pressed = (grams[top] + sorted(grams[top - 4:top + 1])[2]) / 2 - rest
+            lo = rest + PARTWAY[0] * pressed
+            hi = rest + PARTWAY[1] * pressed
             partway = sum(1 for g in grams[top + 1:j] if lo < g < hi)
             out.append((j, drop, partway))
             j += rest_n
@@ -65,12 +73,14 @@ def releases(grams, sps):
 
 def verdict(grams, sps):
     """("sinc1", "sinc4" or None, [readings partway down, per release]) for the readings of a
-    platform pressed and let go a few times at 10 SPS: the fastest release decides, one reading
-    partway or none is sinc1, more is sinc4 (None: fewer than two releases seen, or 80 SPS,
-    where a finger's 10-40 ms release spans as many conversions as the filter would). A cell
-    mounted the other way up, not yet calibrated, reads a press as a dip: that is tried too."""
+    platform pressed and let go a few times at 10 SPS: sinc1 when two releases or more show
+    one reading partway or none, sinc4 when none does (None: they disagree, fewer than three
+    releases were seen, or 80 SPS, where a finger's 10-40 ms release spans as many conversions
+    as the filter would). A cell mounted the other way up, not yet calibrated, reads a press
+    as a dip: that is tried too."""
     found = releases(grams, sps) or releases([-g for g in grams], sps)
     spreads = [p for _, _, p in found]
-    if sps > 20 or len(spreads) < 2:
+    if sps > 20 or len(spreads) < MIN_RELEASES:
         return None, spreads
-    return ("sinc1" if min(spreads) <= 1 else "sinc4"), spreads
+    sharp = sum(1 for p in spreads if p <= 1)
+    return ("sinc1" if sharp >= 2 else "sinc4" if sharp == 0 else None), spreads

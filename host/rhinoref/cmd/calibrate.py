@@ -46,10 +46,10 @@ INTRO = {
 }
 NAMES = {"tare": "empty platform (tare)", "scale": "known mass", "wall": "wall", "roof": "roof card",
          "rhino": "Rhino Hero"}
-CHECK_S = 15.0           # samples streamed for the converter check
+CHECK_S = 20.0           # samples streamed for the converter check
 CHECK_INTRO = ("Checking how the HX711 filters (hardware/README.md). The foundation card alone "
                "on the platform: press its middle firmly with one fingertip, hold it a second, "
-               "then snap the finger away. Three times, two seconds apart, within %g s.")
+               "then snap the finger away. Five times, two seconds apart, within %g s.")
 
 
 def add_arguments(parser):
@@ -221,7 +221,7 @@ class _Asker:
 def check_converter(link, status, say, ask=None, seconds=CHECK_S):
     """Stream ``seconds`` of samples while the person presses the platform and lets go; the
     filter the releases show ("sinc1", "sinc4"), or None after saying why not."""
-    from ..adccheck import verdict
+    from ..adccheck import MIN_RELEASES, verdict
     from ..trace import parse_trace
     from .record import record
 
@@ -246,9 +246,13 @@ def check_converter(link, status, say, ask=None, seconds=CHECK_S):
     cpg, offset = tr.meta["counts_per_gram"], tr.meta["offset"]
     adc, spreads = verdict([(row[1] - offset) / cpg for row in tr.rows], sps)
     if adc is None:
-        say("Could not tell: %d release%s seen, two or more are needed (press firmly, at least "
-            "20 g, and take the finger away at once, the platform then left alone)."
-            % (len(spreads), "" if len(spreads) == 1 else "s"))
+        if len(spreads) < MIN_RELEASES:
+            say("Could not tell: %d release%s seen, %d or more are needed (press firmly, at "
+                "least 20 g, and take the finger away at once, the platform then left alone)."
+                % (len(spreads), "" if len(spreads) == 1 else "s", MIN_RELEASES))
+        else:
+            say("Could not tell: the releases disagree (%s readings partway); try again, "
+                "taking the finger away as fast as you can." % ", ".join(str(p) for p in spreads))
         return None
     say("The releases reached the readings with %s of them partway: %s."
         % (", ".join(str(p) for p in spreads),
