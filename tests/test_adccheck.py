@@ -79,6 +79,14 @@ def test_no_verdict_at_80_sps_where_a_finger_is_as_slow_as_a_conversion():
         assert found is None and len(spreads) == 5
 
 
+def test_a_release_in_the_first_readings_is_read_too():
+    # (the readings may begin while the finger already presses: fewer than five before the top)
+    from rhinoref.adccheck import releases
+
+    grams = [100.0, 100.0, 100.0, 100.0, 50.0, 30.0, 10.0] + [0.0] * 10
+    assert releases(grams, 10) == [(7, 100.0, 3)]
+
+
 def test_no_verdict_without_three_releases():
     found, spreads = verdict(_pressed(10, "sinc4", 7, presses=2), 10)
     assert found is None and len(spreads) == 2

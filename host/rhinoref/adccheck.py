@@ -60,7 +60,8 @@ def releases(grams, sps):
         # (and the reading before the top was pressed too: a lone spike of the HX711, from the
         # rest or from a press, is no release)
         if drop >= MIN_DROP_G and grams[top - 1] - rest >= drop / 2:
-            pressed = (grams[top] + sorted(grams[top - 4:top + 1])[2]) / 2 - rest
+            held = sorted(grams[max(0, top - 4):top + 1])
+            pressed = (grams[top] + held[len(held) // 2]) / 2 - rest
             lo = rest + PARTWAY[0] * pressed
             hi = rest + PARTWAY[1] * pressed
             partway = sum(1 for g in grams[top + 1:j] if lo < g < hi)
