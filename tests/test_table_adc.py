@@ -93,3 +93,17 @@ def test_a_seed_plays_the_same_game_under_either_converter_model():
 def test_an_unknown_converter_model_is_refused():
     with pytest.raises(ValueError, match="sinc1"):
         Table(seed=1, adc="sinc3")
+
+
+def test_the_virtual_boards_table_takes_the_filter_from_its_options():
+    import argparse
+
+    from rhinoref.cmd import board
+
+    parser = argparse.ArgumentParser()
+    board.add_arguments(parser)
+    table = board._table(parser.parse_args(["--sps", "10", "--adc", "sinc4", "--seed", "3"]))
+    assert (table.adc, table.sps) == ("sinc4", 10)
+    assert board._table(parser.parse_args([])).adc == "sinc1"
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--adc", "sinc3"])

@@ -29,6 +29,12 @@ def add_arguments(parser):
     parser.add_argument("--sps", type=int, choices=(10, 80), default=80,
                         help="HX711 samples per second (its RATE pin; default 80)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the simulated table")
+    from ..table import ADC_MODELS
+
+    parser.add_argument("--adc", choices=ADC_MODELS, default="sinc1",
+                        help="the simulated HX711's filter: each reading its own conversion's mean "
+                             "(sinc1, default) or a change spread over four (sinc4); the board "
+                             "knows only what its calibration was told")
     parser.add_argument("--no-accel", action="store_true",
                         help="no accelerometer on the I2C bus (the firmware's degraded mode)")
     parser.add_argument("--players", type=int, default=0, metavar="N",
@@ -54,7 +60,7 @@ def add_arguments(parser):
 def _table(args):
     from ..table import Table
 
-    return Table(seed=args.seed, sps=args.sps, accel=not args.no_accel)
+    return Table(seed=args.seed, sps=args.sps, accel=not args.no_accel, adc=args.adc)
 
 
 def run(args) -> int:
