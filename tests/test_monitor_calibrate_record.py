@@ -437,30 +437,29 @@ def test_calibrate_check_at_80_sps_and_without_presses_records_nothing(tmp_path,
                                                                        monkeypatch):
     from rhinoref.cmd import calibrate
 
-    monkeypatch.setattr(calibrate, "CHECK_S", 0.5)
-    board = RefBoard(tmp_path / "a", source=ScaleSource(), speed=10, path=port)
-    try:
-        assert cli.main(["calibrate", "--port", port, "--adc", "check", "--yes"]) == 1
-    finally:
-        board.close()
-    assert "cannot tell the filters apart" in capsys.readouterr().out
-    board = RefBoard(tmp_path / "b", source=ScaleSource(sps=10), speed=10, path=port, sps=10)
-    try:
-        assert cli.main(["calibrate", "--port", port, "--adc", "check", "--yes"]) == 1
-    finally:
-        board.close()
-    assert "Could not tell: 0 releases seen, 3 or more are needed" in capsys.readouterr().out
-    assert board.ref.cal.adc == "unknown" and not (tmp_path / "b" / "calib.json").exists()
-    # (releases that disagree: no answer either, and the person is told why)
     from rhinoref import adccheck
 
+    monkeypatch.setattr(calibrate, "CHECK_S", 0.5)
+
+    def check(name, sps):
+        """A check on a board at ``sps`` with nobody pressing: its exit code, what it said,
+        and the board."""
+        board = RefBoard(tmp_path / name, source=ScaleSource(sps=sps), speed=10, path=port, sps=sps)
+        try:
+            code = cli.main(["calibrate", "--port", port, "--adc", "check", "--yes"])
+        finally:
+            board.close()
+        return code, capsys.readouterr().out, board
+
+    code, out, board = check("a", 80)
+    assert code == 1 and "cannot tell the filters apart" in out
+    code, out, board = check("b", 10)
+    assert code == 1 and "Could not tell: 0 releases seen, 3 or more are needed" in out
+    assert board.ref.cal.adc == "unknown" and not (tmp_path / "b" / "calib.json").exists()
+    # (releases that disagree: no answer either, and the person is told why)
     monkeypatch.setattr(adccheck, "verdict", lambda grams, sps: (None, [1, 2, 2, 3, 2]))
-    board = RefBoard(tmp_path / "c", source=ScaleSource(sps=10), speed=10, path=port, sps=10)
-    try:
-        assert cli.main(["calibrate", "--port", port, "--adc", "check", "--yes"]) == 1
-    finally:
-        board.close()
-    assert "the releases disagree (1, 2, 2, 3, 2 readings partway)" in capsys.readouterr().out
+    code, out, board = check("c", 10)
+    assert code == 1 and "the releases disagree (1, 2, 2, 3, 2 readings partway)" in out
     assert board.ref.cal.adc == "unknown"
 
 
