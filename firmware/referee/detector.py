@@ -221,7 +221,8 @@ class Detector:
         # the load again (scripted 261: a roof sliding under a hand, the press's delayed peak
         # read with the jolt). Not for a converter not known: on a sinc1 one the late readings
         # make a fall of every jolt that follows a drop (96 in 3,000 games). 80 SPS lines up
-        # either way (a reading or two late: a false fall more in 1,000 games).
+        # either way (a reading or two late: a false fall more in 1,000 games). Set exactly
+        # when cards landing are looked for in sinc^4's shape (_smash hands over to _smeared).
         self._acc_late = (array("i", [0, 0, 0]) if self._raw_win and adc == "sinc4" and self.accel
                           else None)
         hn = _ms_to_n(100, sps)       # the landing test looks back 100 ms (2 samples at least)
@@ -755,8 +756,7 @@ class Detector:
                     self._plat2 = _RAW_MAX
                 elif f2 > self._plat2:
                     self._plat2 = f2
-            if (self._check_collapse(t, d, dn) or self._landed(t, y, d, dn)
-                    or (self._smeared(dn) if self._acc_late is not None else self._smash(dn))
+            if (self._check_collapse(t, d, dn) or self._landed(t, y, d, dn) or self._smash(dn)
                     or self._slide(dn) or self._onto_platform(dn)):
                 self._collapsed()
             self._ndev_tp = self._ndev_t    # the sample before the previous one
@@ -1419,6 +1419,8 @@ class Detector:
         three would take the pair for glitches. (At high rates the fall lasts many samples.)"""
         if not self._raw_win or not self.accel:
             return False    # (without an accelerometer a table shake looks just the same)
+        if self._acc_late is not None:
+            return self._smeared(dn)    # (a converter known to be sinc^4: see _acc_late)
         k = self._sm_k
         if ((k == 2 or 4 <= k <= 6)
                 and (_absdiff(dn, self._ndev) - self._band) * 16 > self._sm_up - dn):
