@@ -4,21 +4,23 @@ MicroPython unix port with a 192 KB heap, and must pass there exactly as on CPyt
 The firmware under test is compiled to ``.mpy`` first, by ``rhinoref deploy``'s own build: a
 board runs bytecode (files or ROMFS), never compiles ``detector.py`` in its own heap, so the
 tests should not spend their 192 KB on that either (``tests/test_mpy_cross.py`` compiles
-every firmware file with mpy-cross, MicroPython's own compiler).
+every firmware file with mpy-cross, MicroPython's own compiler). The test modules are
+compiled the same way, for the same reason (tests/rel_mpy.py).
 """
 
 from pathlib import Path
 
 import pytest
 
-from rel_mpy import compiled_firmware
+from rel_mpy import compiled_firmware, compiled_fw_tests
 
 FW_TESTS = sorted(p.stem for p in (Path(__file__).parent / "fw").glob("test_*.py"))
 
 
 @pytest.fixture(scope="module")
 def firmware_mpy(tmp_path_factory):
-    return compiled_firmware(tmp_path_factory.mktemp("fw"))
+    work = tmp_path_factory.mktemp("fw")
+    return "%s:%s" % (compiled_firmware(work), compiled_fw_tests(work))
 
 
 @pytest.mark.parametrize("module", FW_TESTS)

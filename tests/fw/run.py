@@ -2,16 +2,17 @@
 
 Each ``test_*`` function of each named module is called; the output is one line per test and
 a closing ``N passed, N failed`` line; the exit status is 1 when anything failed. pytest drives
-this through ``tests/test_fw_on_micropython.py``; it also runs by hand.
+this through ``tests/test_fw_on_micropython.py``; it also runs by hand. FIRMWARE_DIR may be
+several folders joined by ``:``, searched in that order before this one (pytest passes the
+firmware and these test modules compiled to .mpy: tests/rel_mpy.py).
 """
 
 import sys
 
 
 def main(argv):
-    sys.path.insert(0, argv[1])
     here = argv[0].rpartition("/")[0] or "."
-    sys.path.insert(0, here)
+    sys.path[0:0] = argv[1].split(":") + [here]
     passed = failed = 0
     for name in argv[2:]:
         module = __import__(name)
