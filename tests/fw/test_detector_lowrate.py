@@ -730,6 +730,35 @@ def test_10sps_rhino_hero_lifted_after_a_hard_touch_let_go_to_the_old_level_is_n
             assert "collapse" not in ev and "rhino_lift" in ev, (seed, press, rest, ev)
 
 
+def test_10sps_a_jolt_as_rhino_hero_is_lifted_is_a_fall_only_if_the_load_fell_past_him():
+    # (bench_overlap.py, round 74) Rhino Hero, his move owed, is lifted: his mass lost in
+    # one conversion, an allowed drop. A knock (shaking felt in one reading) or a bump (in
+    # two) in the next conversions, the load resting at his mass below: he was lifted. The
+    # same jolts with cards that fell and landed on the platform as he was lifted: the raw
+    # load 15 g under the old level in one conversion (more than his mass), then the
+    # impact, then back at his mass below (scripted 52136, 87143, 113146; bots' 6825, whose
+    # impact rang on into a second reading): a collapse. Noise, spikes and drift.
+    for seed in range(1, 7):
+        for jolts in ([(100, 60)], [(100, 40)], [(100, 60), (200, 30)], [(100, 40), (200, 40)]):
+            for fell in (False, True):
+                g = _rhino_on_a_wall(seed)
+                t = g.t
+                g.lift(5.5, carry=800, back=False)
+                g.idle(2000)
+                c = ((t + 220) // 100 + 1) * 100    # the first conversion without his mass
+                if fell:
+                    # (the cards fall as his mass leaves, strike in the jolt's conversion)
+                    g.steps += [(c - 50, -10.0), (c + 50, 70.0), (c + 150, -60.0)]
+                    g.steps.sort()
+                windows = [(c + dt, c + dt + 1, mg) for dt, mg in jolts]
+                ev = names(run(g, sps=10, rhino_owed=True, jolts=windows)[0])
+                assert ev[:6] == ["wall", "roof", "wall", "roof", "wall", "rhino"], (seed, ev)
+                if fell:
+                    assert ev.count("collapse") == 1, (seed, jolts, ev)
+                else:
+                    assert "collapse" not in ev and "rhino_lift" in ev, (seed, jolts, ev)
+
+
 def _owed_run(g, owe_at):
     """Run ``g`` at 10 SPS telling the detector Rhino Hero's move is owed at each time of
     ``owe_at`` (a referee: owed from a roof's rhino symbol until the next piece)."""
