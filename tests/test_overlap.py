@@ -142,3 +142,15 @@ def test_rhino_heros_owed_lift_with_a_knock_is_no_fall_at_10_sps(seed):
     # round 71 reads the drop at his mass instead). His lift and set-down are both weighed.
     r = play_overlap(seed, "rhino_lift", "knock", 100, sps=10)
     assert r.false_collapses == 0 and not r.wrong, r.events
+
+
+@pytest.mark.parametrize("seed,action,offset_ms", [
+    (3, "rhino_lift", 100), (5, "rhino_lift", 100), (8, "rhino_lift", 100),
+    (17, "rhino_lift", 200), (15, "removed", 100), (19, "removed", 100)])
+def test_a_bumps_swing_above_the_old_level_after_an_allowed_drop_is_no_landing_at_80_sps(
+        seed, action, offset_ms):
+    # A bump as Rhino Hero's owed lift or a take-back ends: the platform's inertia swings
+    # the load above the old level, within what the shaking felt can swing it (round 75).
+    # Each was a false collapse before.
+    r = play_overlap(seed, action, "bump", offset_ms, sps=80)
+    assert r.false_collapses == 0, r.events

@@ -1945,7 +1945,12 @@ class Detector:
             # the conversion after the impact must come back down by more than a touch.
             return (self._ndev > self._impact and dn < self._ndev - self._hand
                     and self._ndev_t - self._dip_t <= self.impact_ms)
-        return dn > self._impact and t - self._dip_t <= self.impact_ms
+        # (80 SPS) And more above the old level than the platform and the tower could swing
+        # under the shaking felt with it: a bump's inertia does that as it is felt (Rhino
+        # Hero's lift or a take-back with a bump, bench_overlap.py; round 75); cards that
+        # land strike harder than their jolt can swing the load.
+        return (dn > self._impact and t - self._dip_t <= self.impact_ms
+                and (self._raw_win or dn > (self._kin * self._act_now) >> 6))
 
     def _explained(self, s):
         """Is a step (counts) explained by a piece (or by nothing at all)?"""

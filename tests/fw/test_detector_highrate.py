@@ -739,3 +739,44 @@ def test_a_roof_that_jolts_as_it_tips_off_under_a_hand_is_decided_past_the_calm_
             g, onset, jw = _roof_tipping_off_with_the_wall_let_go(seed, 150, ring)
             ev, _ = _run(g, jolts=[jw])
             assert names(ev) == ["wall", "roof"] * 3 + ["removed"], (seed, ring, ev)
+
+
+def _rhino_lifted_owed_then(seed, after_ms, bump_mg=0, land_jolt=0):
+    """Rhino Hero (5.5 g) on a floor, his move owed, lifted in 80 ms; ``after_ms`` later a
+    bump (``bump_mg``, 15 Hz, on an 80 g platform: its inertia swings the load 20-30 g
+    both ways) or cards landing on the platform (a 25 g impact for 25 ms, felt at
+    ``land_jolt`` mg, then the tower ringing). Returns the events' names."""
+    g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
+    g.idle(1500)
+    g.floors(1)
+    g.place(5.5, press=4.0, hold=300)
+    g.idle(1500)
+    t0 = g.t + 200
+    g.parts.append((t0 - 150, t0 + 20, "press", 0.2, 40, 60, 0.0))
+    g.parts.append((t0, t0 + 80, "dip", 5.5, 80, 0))
+    g.steps.append((t0 + 80, -5.5))
+    at = t0 + 80 + after_ms
+    jolts = ()
+    if bump_mg:
+        g.parts.append((at, at + 700, "bump", bump_mg, 15.0, 100, 80.0))
+    else:
+        g.parts.append((at, at + 25, "impulse", 25.0, 0, 0))
+        g.parts.append((at, at + 500, "ring", 2.0, 12.0, 100))
+        jolts = ((at, at + 25, land_jolt),)
+    g.t = t0 + 2000
+    return names(_run(g, sps=80, jolts=jolts, rhino_owed=True)[0])
+
+
+def test_a_bumps_swing_above_the_old_level_after_rhino_heros_lift_is_no_landing():
+    # (bench_overlap.py, round 75) His owed lift, then a firm bump (300 mg): the platform's
+    # inertia swings the load above the old level by more than an impact, as cards that
+    # land on the platform do, but by no more than the platform and tower's mass times the
+    # shaking felt: no landing. Cards landing strike harder than their jolt can swing the
+    # load: a fall. Noise, spikes, drift.
+    for seed in range(1, 5):
+        for after_ms in (60, 120, 180):
+            ev = _rhino_lifted_owed_then(seed, after_ms, bump_mg=300)
+            assert "collapse" not in ev and "rhino_lift" in ev, (seed, after_ms, ev)
+            for jolt in (60, 120):
+                ev = _rhino_lifted_owed_then(seed, after_ms, land_jolt=jolt)
+                assert ev.count("collapse") == 1, (seed, after_ms, jolt, ev)
