@@ -1202,12 +1202,12 @@ class Detector:
                 # ringing on into a second reading). Shaking felt in two readings (3) is a
                 # bump's, no fall, while the drop matches no allowance but is not past it
                 # either (scripted 2607, 15061: a roof's slide that jolts on, past it).
-                past = allow + self._tol(allow)
                 if (self._jolt >= 2 and self._dip_n >= self._long_n_drop
-                        and self._one_sided(self._margin)
-                        and ((self._jolt == 2 and not self._near_allow(drop, allow))
-                             or drop > past or (self._raw_win and self._fmax > past))):
-                    return True
+                        and self._one_sided(self._margin)):
+                    past = allow + self._tol(allow)
+                    if ((self._jolt == 2 and not self._near_allow(drop, allow))
+                            or drop > past or (self._raw_win and self._fmax > past)):
+                        return True
                 if self._cn >= self._rest_n and self._ct > self._dip_t and quiet:
                     if self._near_allow(drop, self._al_rh) or self._near_allow(drop, self._al_take):
                         return False
