@@ -560,9 +560,9 @@ def test_a_bump_that_swings_on_after_the_accelerometer_fell_quiet_is_no_collapse
             assert len(cols) == 1 and 0 <= cols[0][0] - fell <= 250, (seed, fall_ms, ev)
 
 
-def _rhino_lifted_owed_with_a_reading(seed, mg, at_ms, lift_ms=80):
-    """Rhino Hero (5.5 g) on a floor, his move owed, gripped 0.2 g and lifted in ``lift_ms``;
-    one reading of the accelerometer ``mg`` above its rest ``at_ms`` after the lift began."""
+def _rhino_lift(seed, lift_ms=80):
+    """Rhino Hero (5.5 g) on a floor, gripped 0.2 g and lifted in ``lift_ms``: the
+    generator (its end not yet set), when his move became owed and when the lift began."""
     g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
     g.idle(1500)
     g.floors(1)
@@ -573,6 +573,13 @@ def _rhino_lifted_owed_with_a_reading(seed, mg, at_ms, lift_ms=80):
     g.parts.append((t0 - 150, t0 + 20, "press", 0.2, 40, 60, 0.0))
     g.parts.append((t0, t0 + lift_ms, "dip", 5.5, lift_ms, 0))
     g.steps.append((t0 + lift_ms, -5.5))
+    return g, owe, t0
+
+
+def _rhino_lifted_owed_with_a_reading(seed, mg, at_ms, lift_ms=80):
+    """Rhino Hero lifted (``_rhino_lift``), his move owed; one reading of the accelerometer
+    ``mg`` above its rest ``at_ms`` after the lift began."""
+    g, owe, t0 = _rhino_lift(seed, lift_ms)
     g.t = t0 + 1500
     d = detector.Detector(g.cal, sps=80, accel=True)
     ev = []
@@ -742,19 +749,11 @@ def test_a_roof_that_jolts_as_it_tips_off_under_a_hand_is_decided_past_the_calm_
 
 
 def _rhino_lifted_owed_then(seed, after_ms, bump_mg=0, land_jolt=0):
-    """Rhino Hero (5.5 g) on a floor, his move owed, lifted in 80 ms; ``after_ms`` later a
+    """Rhino Hero lifted in 80 ms (``_rhino_lift``), his move owed; ``after_ms`` later a
     bump (``bump_mg``, 15 Hz, on an 80 g platform: its inertia swings the load 20-30 g
     both ways) or cards landing on the platform (a 25 g impact for 25 ms, felt at
     ``land_jolt`` mg, then the tower ringing). Returns the events' names."""
-    g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
-    g.idle(1500)
-    g.floors(1)
-    g.place(5.5, press=4.0, hold=300)
-    g.idle(1500)
-    t0 = g.t + 200
-    g.parts.append((t0 - 150, t0 + 20, "press", 0.2, 40, 60, 0.0))
-    g.parts.append((t0, t0 + 80, "dip", 5.5, 80, 0))
-    g.steps.append((t0 + 80, -5.5))
+    g, _, t0 = _rhino_lift(seed)
     at = t0 + 80 + after_ms
     jolts = ()
     if bump_mg:
