@@ -18,15 +18,16 @@ FW_TESTS = sorted(p.stem for p in (Path(__file__).parent / "fw").glob("test_*.py
 
 
 @pytest.fixture(scope="module")
-def firmware_mpy(tmp_path_factory):
+def mpy_path(tmp_path_factory):
+    """The compiled firmware's folder and the compiled test modules', as run.py takes them."""
     work = tmp_path_factory.mktemp("fw")
     return "%s:%s" % (compiled_firmware(work), compiled_fw_tests(work))
 
 
 @pytest.mark.parametrize("module", FW_TESTS)
-def test_module_passes_on_micropython(micropython, firmware_mpy, module):
+def test_module_passes_on_micropython(micropython, mpy_path, module):
     runner = Path(__file__).parent / "fw" / "run.py"
-    result = micropython(runner, firmware_mpy, module)
+    result = micropython(runner, mpy_path, module)
     assert "0 failed" in result.stdout, result.stdout + result.stderr
     assert result.returncode == 0, result.stdout + result.stderr
     assert " passed" in result.stdout
