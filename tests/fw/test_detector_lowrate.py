@@ -23,6 +23,18 @@ def _collapses(g, jolts=None):
     return [e for e in _events(g, jolts=jolts) if e[1] == "collapse"]
 
 
+def _three_floors_and_a_wall(seed, adc="sinc1", **noise):
+    """A 10 SPS trace of three floors and a wall, at rest, with noise, spikes and drift
+    (``noise``: other Gen arguments); the board told its converter is ``adc``."""
+    g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3, **noise)
+    g.cal.adc = adc
+    g.idle(1500)
+    g.floors(3)
+    g.place(2.2)
+    g.idle(1200)
+    return g
+
+
 def _roof_then_onto_platform(seed, back, grip=1.0):
     """Three floors and a wall, then a roof set down with a 3 g press and let go; it rests
     three conversions (not yet weighed), falls onto the platform over two conversions (1.5
@@ -33,11 +45,7 @@ def _roof_then_onto_platform(seed, back, grip=1.0):
     (after a let-go the fingers close on the card before they lift it: 0.3-3 g for 150-350
     ms in the simulated table; with ``grip`` 0 the roof slid off unfelt). Returns the
     generator and the time of the last conversion before the fall (at t + 100)."""
-    g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
-    g.idle(1500)
-    g.floors(3)
-    g.place(2.2)
-    g.idle(1200)
+    g = _three_floors_and_a_wall(seed)
     g.place(4.8, press=3.0, hold=300)
     g.parts.pop()       # (the ringing: a 100 ms conversion averages it away; these are points)
     end = g.t
@@ -127,11 +135,7 @@ def test_10sps_roof_sliding_off_whose_first_tipping_conversion_ends_the_rest_is_
     # then it slides off over four conversions before it was weighed: a collapse, its onset
     # that third conversion (it was `removed`). Noise, spikes and drift.
     for seed in (111, 112, 113):
-        g = Gen(seed=seed, sps=10, noise_counts=10, spikes=0.002, drift_g=0.3)
-        g.idle(1500)
-        g.floors(3)
-        g.place(2.2)
-        g.idle(1200)
+        g = _three_floors_and_a_wall(seed, noise_counts=10)
         g.place(4.8, press=3.0, hold=300)
         g.parts.pop()       # (the ringing: a 100 ms conversion averages it away)
         t = (g.t // 100 + 3) * 100      # (conversions land on multiples of 100 ms)
@@ -392,11 +396,7 @@ def test_10sps_a_roof_onto_the_platform_right_after_a_touch_is_a_collapse():
     # conversion. The same roof taken back is no collapse. Noise, spikes and drift.
     for seed in (201, 202, 203):
         for fall in (True, False):
-            g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
-            g.idle(1500)
-            g.floors(3)
-            g.place(2.2)
-            g.idle(1200)
+            g = _three_floors_and_a_wall(seed)
             t = g.t
             g.parts.append((t, t + 520, "press", 15.0, 60, 400, 0.0))    # the touch
             g.t = t + 820
@@ -883,12 +883,7 @@ def _smeared_landing(seed, steps, jolt=110, adc="sinc4"):
     platform read through a sinc^4 filter; ``jolt`` mg felt at the lowest conversion (the
     accelerometer's reading at an instant: the detector told sinc4 takes it a conversion
     late). Returns the collapses and the onset."""
-    g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
-    g.cal.adc = adc
-    g.idle(1500)
-    g.floors(3)
-    g.place(2.2)
-    g.idle(1200)
+    g = _three_floors_and_a_wall(seed, adc)
     g.place(4.8)
     onset = (g.t // 100 + 20) * 100
     level = lowest = 0.0
@@ -935,12 +930,7 @@ def _let_go_with_a_knock(seed, steps, jolt_at, adc="sinc1"):
     """Three floors and a wall at rest, then the load changes by ``steps`` ((ms, g) from t,
     a conversion's time) with a 60 mg knock read at t + ``jolt_at``; the board told its
     converter is ``adc``. Returns the events after the floors and the wall, and t."""
-    g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
-    g.cal.adc = adc
-    g.idle(1500)
-    g.floors(3)
-    g.place(2.2)
-    g.idle(1200)
+    g = _three_floors_and_a_wall(seed, adc)
     t = (g.t // 100 + 3) * 100
     for dt, grams in steps:
         g.steps.append((t + dt, grams))
