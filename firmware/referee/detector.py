@@ -1107,8 +1107,8 @@ class Detector:
                      or (self._sub_n >= self._sub_k and self._dec_miss == 0
                          and 2 * (self._dec_n - self._sub_dec) > self._sub_n
                          and dn < -self._margin)))
-                or (self._rj != _NEVER and (self._rj <= self._r + self._w + self._push_c
-                                            or self._rj + self._rj <= self._rpeak)
+                or (self._rj != _NEVER
+                    and (not self._pressed(self._rj) or self._rj + self._rj <= self._rpeak)
                     and -self._w - self._min_place < dn < self._rb))
                 and self._dec_n >= self._dec_k
                 and self._rpeak >= self._w + self._push_c
@@ -1218,10 +1218,12 @@ class Detector:
                 # 74, which let them through there too: 3 false collapses in bench_overlap)
                 if (self._jolt >= 2 and self._dip_n >= self._long_n_drop
                         and self._one_sided(self._margin)):
-                    past = allow + self._tol(allow)
-                    if ((self._jolt == 2 and not self._near_allow(drop, allow))
-                            or (self._raw_win and (drop > past or self._fmax > past))):
+                    if self._jolt == 2 and not self._near_allow(drop, allow):
                         return True
+                    if self._raw_win:
+                        past = allow + self._tol(allow)
+                        if drop > past or self._fmax > past:
+                            return True
                 if self._cn >= self._rest_n and self._ct > self._dip_t and quiet:
                     if self._near_allow(drop, self._al_rh) or self._near_allow(drop, self._al_take):
                         return False
@@ -2073,6 +2075,11 @@ class Detector:
         """A step (counts) within its tolerance of a wall, two walls or a roof."""
         return self._near(s, self._w) or self._near(s, self._w * 2) or self._near(s, self._r)
 
+    def _pressed(self, lv):
+        """A level (counts above the old one) higher than a roof with a wall on it and a
+        press: a hand still pressing, not a piece let go (rounds 72 and 77)."""
+        return lv > self._r + self._w + self._push_c
+
     def _tol(self, m):
         # Classification tolerance: 6 % of the mass (pieces of a set differ by 2 %, learned
         # masses by 1 %) plus the band (the two levels' own uncertainty).
@@ -2283,7 +2290,7 @@ class Detector:
             above = self._jl - step
             if (self.accel and self._rpk_q and above >= self._min_place
                     and (not self._raw_win or above >= self._w - self._tol(self._w))
-                    and (above <= self._r + self._w + self._push_c
+                    and (not self._pressed(above)
                          or (self._raw_win and (self._bk_t != _NEVER or not self._one_conv)))
                     and self._peak - self._jl >= self._release):
                 # Onset: the jolt (the card strikes 60-200 ms after it begins to slide; the
