@@ -206,3 +206,15 @@ def test_a_shake_that_began_with_the_level_at_an_allowance_is_no_landing_at_80_s
     # 78). Each was a false collapse before.
     r = play_overlap(seed, action, disturbance, offset_ms, sps=80)
     assert r.false_collapses == 0 and not r.wrong, r.events
+
+
+@pytest.mark.parametrize("seed,action,disturbance,offset_ms", [
+    (1, "removed", "bump", -100), (12, "removed", "knock", -100), (23, "touch", "bump", -100),
+    (11, "touch", "knock", -200)])
+def test_a_jolt_while_a_hand_holds_its_piece_still_is_no_piece_falling_off_at_80_sps(
+        seed, action, disturbance, offset_ms):
+    # A take-back or a touch, the table knocked or bumped while the hand held the piece
+    # still at about its mass, then the old level: no piece that fell off unless a hand was
+    # seen pressing a piece onto a roof let go (round 79). Each was a false collapse before.
+    r = play_overlap(seed, action, disturbance, offset_ms, sps=80)
+    assert r.false_collapses == 0 and not r.wrong, r.events
