@@ -14,6 +14,17 @@ from tracegen import Gen
 NAMES = detector.EVENT_NAMES
 
 
+def _rhino_on_a_floor(seed):
+    """A floor, and Rhino Hero (5.5 g) set on its roof: the generator and the time his move
+    becomes owed (1.5 s later)."""
+    g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
+    g.idle(1500)
+    g.floors(1)
+    g.place(5.5, press=4.0, hold=300)
+    g.idle(1500)
+    return g, g.t
+
+
 def _rhino_lifted_and_ringing(g):
     """Rhino Hero (5.5 g) gripped lightly and lifted; the tower rings 0.35 g at 7 Hz for a
     second after it (too much to settle for 300 ms). Returns when he was off."""
@@ -26,6 +37,29 @@ def _rhino_lifted_and_ringing(g):
     return t0 + 220
 
 
+def _rhino_lifted_owed(seed, then=None, jolt_ms=None):
+    """Rhino Hero on a floor (``_rhino_on_a_floor``), lifted while his move is owed
+    (``_rhino_lifted_and_ringing``); ``then(g, lifted)`` adds what follows his lift and
+    returns a time to hand back;
+    ``jolt_ms``: one reading of 30 mg that long after he was off. Returns the events and
+    what ``then`` returned."""
+    g, owe = _rhino_on_a_floor(seed)
+    lifted = _rhino_lifted_and_ringing(g)
+    mark = then(g, lifted) if then else None
+    g.idle(1000)
+    d = detector.Detector(g.cal, sps=80, accel=True)
+    ev = []
+    for t, raw, ax, ay, az in g.samples():
+        if owe <= t < owe + 13:
+            d.expect_rhino(True)
+        if jolt_ms is not None and lifted + jolt_ms <= t < lifted + jolt_ms + 12:
+            az += 30
+        e = d.feed(t, raw, ax, ay, az)
+        if e:
+            ev.append((t, NAMES[e], d.event_t_ms))
+    return ev, mark
+
+
 def test_a_jolt_after_rhino_hero_was_lifted_and_the_level_stopped_is_no_landing():
     # (held-out games 6410, 6732): Rhino Hero lifted while his move is owed; the level
     # stops at his mass below but rings too much to settle, and 250-320 ms later one
@@ -34,55 +68,25 @@ def test_a_jolt_after_rhino_hero_was_lifted_and_the_level_stopped_is_no_landing(
     # allowed drop the jolt is no landing. Noise, spikes, drift.
     for seed in (81, 82, 83):
         for jolt_ms in (250, 320):
-            g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
-            g.idle(1500)
-            g.floors(1)
-            g.place(5.5, press=4.0, hold=300)
-            g.idle(1500)
-            owe = g.t
-            lifted = _rhino_lifted_and_ringing(g)
-            g.idle(1000)
-            d = detector.Detector(g.cal, sps=80, accel=True)
-            ev = []
-            for t, raw, ax, ay, az in g.samples():
-                if owe <= t < owe + 13:
-                    d.expect_rhino(True)
-                if lifted + jolt_ms <= t < lifted + jolt_ms + 12:
-                    az += 30
-                e = d.feed(t, raw, ax, ay, az)
-                if e:
-                    ev.append((t, NAMES[e], d.event_t_ms))
+            ev, _ = _rhino_lifted_owed(seed, jolt_ms=jolt_ms)
             assert names(ev) == ["wall", "roof", "rhino", "rhino_lift"], (seed, jolt_ms, ev)
 
 
 def _rhino_lifted_then_bumped(seed, bump_ms, mg, fall_ms=None):
-    """Rhino Hero lifted while his move is owed (as above), the table bumped ``bump_ms``
-    after he was off (a 15 Hz shake of ``mg`` milli-g swinging an 80 g platform: grams of
-    load); with ``fall_ms``, 12 g of the tower falls that long after the bump began. Returns
-    the events and the fall's onset."""
-    g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
-    g.idle(1500)
-    g.floors(1)
-    g.place(5.5, press=4.0, hold=300)
-    g.idle(1500)
-    owe = g.t
-    lifted = _rhino_lifted_and_ringing(g)
-    g.parts.append((lifted + bump_ms, lifted + bump_ms + 700, "bump", mg, 15.0, 100, 80.0))
-    fall = None
-    if fall_ms is not None:
+    """His owed lift, the table bumped ``bump_ms`` after he was off (a 15 Hz shake of ``mg``
+    milli-g swinging an 80 g platform: grams of load); with ``fall_ms``, 12 g of the tower
+    falls that long after the bump began. Returns the events and the fall's onset."""
+
+    def bump(g, lifted):
+        g.parts.append((lifted + bump_ms, lifted + bump_ms + 700, "bump", mg, 15.0, 100, 80.0))
+        if fall_ms is None:
+            return None
         g.t = lifted + bump_ms + fall_ms
         fall = g.t
         g.collapse(12.0)
-    g.idle(1000)
-    d = detector.Detector(g.cal, sps=80, accel=True)
-    ev = []
-    for t, raw, ax, ay, az in g.samples():
-        if owe <= t < owe + 13:
-            d.expect_rhino(True)
-        e = d.feed(t, raw, ax, ay, az)
-        if e:
-            ev.append((t, NAMES[e], d.event_t_ms))
-    return ev, fall
+        return fall
+
+    return _rhino_lifted_owed(seed, then=bump)
 
 
 def test_a_bump_after_rhino_hero_was_lifted_and_the_level_stopped_is_no_landing():
@@ -654,12 +658,7 @@ def test_a_bump_that_swings_on_after_the_accelerometer_fell_quiet_is_no_collapse
 def _rhino_lift(seed, lift_ms=80):
     """Rhino Hero (5.5 g) on a floor, gripped 0.2 g and lifted in ``lift_ms``: the
     generator (its end not yet set), when his move became owed and when the lift began."""
-    g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3)
-    g.idle(1500)
-    g.floors(1)
-    g.place(5.5, press=4.0, hold=300)
-    g.idle(1500)
-    owe = g.t
+    g, owe = _rhino_on_a_floor(seed)
     t0 = g.t + 200
     g.parts.append((t0 - 150, t0 + 20, "press", 0.2, 40, 60, 0.0))
     g.parts.append((t0, t0 + lift_ms, "dip", 5.5, lift_ms, 0))
