@@ -2286,36 +2286,40 @@ class Detector:
             # at the jolt stands no more above the settled one than a roof with a wall on it
             # and a press's ringing: higher, a hand still pressed, and the jolt was a knock
             # while it eased before taking its piece back or leaving a touch (round 72,
-            # bench_overlap: 7-20 g; the falls found, bots' 429 and 1391: 3.7-6.6 g). At
-            # 10 SPS, where the median's level at the jolt is a conversion or two old, not
-            # after a hand pressed a piece onto a roof let go (`_bk_t`): the median still
-            # bears that press (bots' 1049, 1660, 3683: 14-26 g above); nor when the
-            # converter is not known to read a conversion's own mean: through a sinc^4
-            # filter the roof's rest that `_bk_t` looks for is smeared away (bots' 1049
-            # told sinc4: 19 g above, no `_bk_t`). At 10 SPS also at least a wall (less
-            # its tolerance) above: a piece still on the tower as the table shook, the old
-            # median only later on the way down; less, the hand had lifted its piece or
-            # touch nearly all away already, and the jolt was a knock as it left (round 76:
-            # each fall it decides at 10 SPS, 51 in the bots' 1-40000 and 8 scripted
-            # through either filter, stood 3.3 g and more above). At 80 SPS only after such
-            # a hand (`_bk_t`, then a fall either way; the jolt gives the onset): there a
-            # roof let go that slides off alone is a fall `_check_collapse` has already
-            # decided (297 of 300 on the simulated table; the other three unfelt, taken for
-            # the roof taken back either way), and the rule without it decided no fall in
-            # scripted 1-20000 or bots' 1-6000 but 47 take-backs and touches with a knock or
-            # a bump in bench_overlap.py: the hand held its piece still (round 79).
+            # bench_overlap: 7-20 g; the falls found, bots' 429 and 1391: 3.7-6.6 g).
             above = self._jl - step
-            if (self.accel and self._rpk_q and above >= self._min_place
-                    and (self._raw_win or self._bk_t != _NEVER)
-                    and (not self._raw_win or above >= self._w - self._tol(self._w))
-                    and (not self._pressed(above)
-                         or (self._raw_win and (self._bk_t != _NEVER or not self._one_conv)))
+            bk = self._bk_t != _NEVER
+            if self._raw_win:
+                # 10 SPS, where the median's level at the jolt is a conversion or two old:
+                # higher too after a hand pressed a piece onto a roof let go (`_bk_t`), the
+                # median still bearing that press (bots' 1049, 1660, 3683: 14-26 g above),
+                # and whenever the converter is not known to read a conversion's own mean:
+                # through a sinc^4 filter the roof's rest that `_bk_t` looks for is smeared
+                # away (bots' 1049 told sinc4: 19 g above, no `_bk_t`). And at least a wall
+                # (less its tolerance) above: a piece still on the tower as the table
+                # shook, the old median only later on the way down; less, the hand had
+                # lifted its piece or touch nearly all away already, and the jolt was a
+                # knock as it left (round 76: each fall it decides at 10 SPS, 51 in the
+                # bots' 1-40000 and 8 scripted through either filter, stood 3.3 g and more
+                # above).
+                fell_off = (above >= self._w - self._tol(self._w)
+                            and (bk or not self._one_conv or not self._pressed(above)))
+            else:
+                # 80 SPS: only after a hand pressed a piece onto a roof let go (`_bk_t`:
+                # then a fall either way, below; the jolt gives the onset). A roof let go that slides off alone is a fall
+                # `_check_collapse` has already decided (297 of 300 on the simulated table;
+                # the other three unfelt, taken for the roof taken back either way), and
+                # the rule without `_bk_t` decided no fall in scripted 1-20000 or bots'
+                # 1-6000 but 47 take-backs and touches with a knock or a bump in
+                # bench_overlap.py: the hand held its piece still (round 79).
+                fell_off = bk and not self._pressed(above)
+            if (fell_off and self.accel and self._rpk_q and above >= self._min_place
                     and self._peak - self._jl >= self._release):
                 # Onset: the jolt (the card strikes 60-200 ms after it begins to slide; the
                 # drop's start and the push's peak came up to 1.5 s before the fall).
                 self._dip_t = self._jl_t
                 self._collapsed()
-            elif self._bk_t != _NEVER:
+            elif bk:
                 # A hand pressed a piece onto a roof that had been let go, and the load then
                 # lost the roof too: a hand takes back only what it holds, and what it
                 # brought goes with it, so the roof under it fell (bots' games 2993, 3701,

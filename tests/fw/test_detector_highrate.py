@@ -113,43 +113,6 @@ def test_the_tower_falling_during_that_bump_is_still_a_collapse():
                 assert 0 < ev[-1][0] - fall <= 150, (seed, bump_ms, mg, ev, fall)
 
 
-def _roof_taken_back_knocked(seed, grip, knock_ms, mg):
-    """A roof (4.8 g) set with an 8 g push and let go; 120 ms later fingers grip it again
-    (``grip`` grams, held still 300 ms) and lift it away; the table knocked (``mg`` for 25
-    ms) ``knock_ms`` after the grip began, the roof still on the tower."""
-    g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3, rhino_g=8.0)
-    g.idle(1500)
-    g.floors(1)
-    t0 = g.t
-    g.steps.append((t0 + 30, 4.8))
-    g.parts.append((t0, t0 + 520, "press", 8.0, 60, 400, 0.0))
-    g.parts.append((t0 + 520, t0 + 1000, "ring", 0.2, 9.0, 60))
-    grip_t = t0 + 640
-    g.parts.append((grip_t, grip_t + 400, "press", grip, 40, 300, 0.0))
-    lift = grip_t + 340
-    g.parts.append((lift, lift + 80, "dip", 4.8, 80, 0))
-    g.steps.append((lift + 80, -4.8))
-    g.t = lift + 80
-    g.idle(1500)
-    ev, _ = _run(g, jolts=[(grip_t + knock_ms, grip_t + knock_ms + 25, mg)])
-    return ev
-
-
-def test_a_roof_taken_back_with_a_knock_while_held_still_is_no_roof_falling_off():
-    # (bench_overlap.py, a take-back or a touch with a knock or a bump) A jolt after the
-    # push's peak, then the old level, was read as the roof let go falling off (`_settled`);
-    # at 80 SPS that now needs a hand seen pressing a piece onto the roof let go (round
-    # 79): the roof that slides off alone is decided by `_check_collapse` first. A grip of
-    # 1.5-2.5 g held still, knocked 100-300 ms into it: the roof taken back (a collapse in
-    # all 36 before). Noise, spikes, drift.
-    for seed in (61, 62, 63):
-        for grip in (1.5, 2.5):
-            for knock_ms in (100, 200, 300):
-                for mg in (60, 150):
-                    ev = _roof_taken_back_knocked(seed, grip, knock_ms, mg)
-                    assert names(ev) == ["wall", "roof", "removed"], (seed, grip, knock_ms, mg, ev)
-
-
 def _second_wall_while_the_first_push_is_let_go(g, gap_ms, push):
     """Two walls (2.2 g each) one after the other: the second's contact (a jolt of 60 mg)
     comes ``gap_ms`` after the first's push (``push`` grams) was let go, when the level of
@@ -184,17 +147,19 @@ def test_the_next_piece_brought_after_a_jolt_is_no_landing():
                 assert names(ev) == ["wall", "roof", "walls2"], (seed, gap_ms, push, ev)
 
 
-def _roof_under_a_finger_then_lifted(g, finger, hold_ms):
-    """A roof (4.8 g) set with a push; as the push is let go a finger stays on it with
-    ``finger`` grams (a grip that began before the release: no rise of its own), for
-    ``hold_ms`` after the release, then the roof is lifted away within 80 ms."""
+def _roof_under_a_finger_then_lifted(g, finger, hold_ms, grip_at=480):
+    """A roof (4.8 g) set with a push let go 520 ms after it came; a finger presses it
+    ``finger`` grams from ``grip_at`` ms on (480: as the push is let go, a grip that began
+    before the release, no rise of its own; later: a grip again on the roof let go),
+    rising in 40 ms and held ``hold_ms``, then the roof is lifted away within 80 ms."""
     t0 = g.t
     g.steps.append((t0 + 30, 4.8))
     g.parts.append((t0, t0 + 520, "press", 8.0, 60, 400, 0.0))
     if finger:
-        g.parts.append((t0 + 480, t0 + 580 + hold_ms, "press", finger, 40, hold_ms, 0.0))
+        g.parts.append((t0 + grip_at, t0 + grip_at + 100 + hold_ms, "press", finger, 40, hold_ms,
+                        0.0))
     g.parts.append((t0 + 520, t0 + 1000, "ring", 0.2, 9.0, 60))
-    lift = t0 + 520 + hold_ms
+    lift = t0 + grip_at + 40 + hold_ms
     g.parts.append((lift, lift + 80, "dip", 4.8, 80, 0))
     g.steps.append((lift + 80, -4.8))
     g.t = lift + 80
@@ -226,6 +191,35 @@ def test_a_roof_weighed_with_a_finger_still_on_it_then_lifted_is_no_collapse():
                         "wall", "roof", "wall", "roof", "roof"], (seed, finger, hold_ms, ev)
                 else:
                     assert len(col) == 1 and 0 <= col[0][0] - lift <= 200, (seed, hold_ms, ev)
+
+
+def _roof_taken_back_knocked(seed, grip, knock_ms, mg):
+    """A roof (4.8 g) set with an 8 g push and let go; 120 ms later fingers grip it again
+    (``grip`` grams, held still 300 ms) and lift it away; the table knocked (``mg`` for 25
+    ms) ``knock_ms`` after the grip began, the roof still on the tower."""
+    g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3, rhino_g=8.0)
+    g.idle(1500)
+    g.floors(1)
+    grip_t = g.t + 640
+    _roof_under_a_finger_then_lifted(g, grip, 300, grip_at=640)
+    g.idle(1500)
+    ev, _ = _run(g, jolts=[(grip_t + knock_ms, grip_t + knock_ms + 25, mg)])
+    return ev
+
+
+def test_a_roof_taken_back_with_a_knock_while_held_still_is_no_roof_falling_off():
+    # (bench_overlap.py, a take-back or a touch with a knock or a bump) A jolt after the
+    # push's peak, then the old level, was read as the roof let go falling off (`_settled`);
+    # at 80 SPS that now needs a hand seen pressing a piece onto the roof let go (round
+    # 79): the roof that slides off alone is decided by `_check_collapse` first. A grip of
+    # 1.5-2.5 g held still, knocked 100-300 ms into it: the roof taken back (a collapse in
+    # all 36 before). Noise, spikes, drift.
+    for seed in (61, 62, 63):
+        for grip in (1.5, 2.5):
+            for knock_ms in (100, 200, 300):
+                for mg in (60, 150):
+                    ev = _roof_taken_back_knocked(seed, grip, knock_ms, mg)
+                    assert names(ev) == ["wall", "roof", "removed"], (seed, grip, knock_ms, mg, ev)
 
 
 def _three_floors_then_a_roof_sliding_under_a_hand(seed, wall_ms, roof_loss):
