@@ -2306,12 +2306,13 @@ class Detector:
                             and (bk or not self._one_conv or not self._pressed(above)))
             else:
                 # 80 SPS: only after a hand pressed a piece onto a roof let go (`_bk_t`:
-                # then a fall either way, below; the jolt gives the onset). A roof let go that slides off alone is a fall
-                # `_check_collapse` has already decided (297 of 300 on the simulated table;
-                # the other three unfelt, taken for the roof taken back either way), and
-                # the rule without `_bk_t` decided no fall in scripted 1-20000 or bots'
-                # 1-6000 but 47 take-backs and touches with a knock or a bump in
-                # bench_overlap.py: the hand held its piece still (round 79).
+                # then a fall either way, below; the jolt gives the onset). A roof let go
+                # that slides off alone is a fall `_check_collapse` has already decided
+                # (297 of 300 on the simulated table; the other three unfelt, taken for
+                # the roof taken back either way), and the rule without `_bk_t` decided no
+                # fall in scripted 1-20000 or bots' 1-6000 but 47 take-backs and touches
+                # with a knock or a bump in bench_overlap.py: the hand held its piece
+                # still (round 79).
                 fell_off = bk and not self._pressed(above)
             if (fell_off and self.accel and self._rpk_q and above >= self._min_place
                     and self._peak - self._jl >= self._release):
