@@ -232,3 +232,15 @@ def test_a_jolt_as_a_hand_lifts_or_leaves_is_no_piece_falling_off_at_10_sps(
     # before.
     r = play_overlap(seed, action, disturbance, offset_ms, sps=10)
     assert r.false_collapses == 0 and not r.wrong, r.events
+
+
+@pytest.mark.parametrize("seed,disturbance,offset_ms", [
+    (19, "knock", -200), (7, "bump", -100), (14, "bump", -300), (8, "bump", -400)])
+def test_a_jolt_as_a_hand_lifts_a_piece_it_gripped_again_is_no_landing_at_10_sps(
+        seed, disturbance, offset_ms):
+    # A piece let go, gripped again (a conversion half a gram or more over the lowest since
+    # the push, a piece's mass) and taken back as the table is knocked or bumped: no piece let
+    # go that falls again as something strikes the table (round 81). Each was a false
+    # collapse before.
+    r = play_overlap(seed, "removed", disturbance, offset_ms, sps=10)
+    assert r.false_collapses == 0 and not r.wrong, r.events

@@ -978,3 +978,20 @@ def test_10sps_a_knock_as_a_hand_lifts_its_piece_back_is_no_piece_falling_off():
                      (450, -2.6 * k), (550, -14.6 * k), (650, -2.7 * k), (750, -1.0 * k))
             ev, t = _let_go_with_a_knock(seed, steps, 700)
             assert [e[1] for e in ev] == ["removed"], (seed, peak, ev)
+
+
+def test_10sps_a_knock_as_a_hand_that_gripped_a_piece_let_go_lifts_it_is_no_landing():
+    # (bench_overlap.py, a take-back with a knock or a bump) A roof set with a 6.5 g push and
+    # let go rests two conversions at its mass; fingers grip it again 1-2.5 g and lift it
+    # over two conversions, the table knocked as they do. `_landed` read "a piece let go
+    # that falls again as something strikes the table". A conversion averages a let-go
+    # piece's ringing away, so one that rose half a gram over the piece's rest is a hand
+    # that came back: no landing (round 81): `removed`, a collapse in all eighteen before.
+    # Noise, spikes and drift.
+    for seed in (401, 402, 403):
+        for grip in (1.0, 1.5, 2.5):
+            steps = ((50, 11.3), (250, -1.2), (350, -1.7), (450, -3.6), (650, grip * 0.75),
+                     (750, grip * 0.25), (950, -2.0 - grip), (1050, -2.8))
+            for jolt_at in (900, 1000):
+                ev, t = _let_go_with_a_knock(seed, steps, jolt_at)
+                assert [e[1] for e in ev] == ["removed"], (seed, grip, jolt_at, ev)
