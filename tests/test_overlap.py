@@ -244,3 +244,14 @@ def test_a_jolt_as_a_hand_lifts_a_piece_it_gripped_again_is_no_landing_at_10_sps
     # collapse before.
     r = play_overlap(seed, "removed", disturbance, offset_ms, sps=10)
     assert r.false_collapses == 0 and not r.wrong, r.events
+
+
+@pytest.mark.parametrize("seed,action,offset_ms", [
+    (2, "roof", 300), (24, "roof", 400), (4, "wall", 300), (4, "rhino", 400)])
+def test_a_bump_soon_after_a_piece_was_let_go_is_no_roof_onto_the_platform_at_10_sps(
+        seed, action, offset_ms):
+    # A bump 300-400 ms after a piece was let go, before it was weighed: the load fell with
+    # the bump's first reading and swung back, no cards that struck the platform (round
+    # 82). Each was a false collapse before.
+    r = play_overlap(seed, action, "bump", offset_ms, sps=10)
+    assert r.false_collapses == 0 and not r.wrong, r.events
