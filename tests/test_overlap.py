@@ -165,8 +165,8 @@ def test_a_jolt_as_a_hand_leaves_is_no_piece_falling_off_at_10_sps(
     # more than a roof, a wall and a press above the old level (a hand) or less than a wall
     # (its piece nearly gone), no hand having pressed a piece onto a roof let go: the load
     # lost a hand, not a piece that slid off (round 76; the upper bound on a board told its
-    # converter reads a conversion's own mean, as this table's does). Each was a false
-    # collapse before.
+    # converter reads a conversion's own mean, as this table's does, where since round 80
+    # the missing hand alone decides). Each was a false collapse before.
     r = play_overlap(seed, action, disturbance, offset_ms, sps=10)
     assert r.false_collapses == 0, r.events
 

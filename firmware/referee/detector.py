@@ -1909,7 +1909,7 @@ class Detector:
         # shaking: tipping cards fall on a still table and strike as they land, while a bump
         # swings the load with the platform's and the tower's inertia as it is felt, down,
         # up and back (round 82, bench_overlap.py: a bump 300-400 ms after a roof or Rhino
-        # Hero was let go, 62-213 mg; the falls this test decides in scripted 1-4000 and the
+        # Hero was let go, 29-213 mg; the falls this test decides in scripted 1-4000 and the
         # bots' 1-10000 read 4-14 mg there).
         if not self._raw_win:
             return False

@@ -943,7 +943,8 @@ def test_10sps_a_knock_as_a_hand_leaves_a_touch_is_no_piece_falling_off():
     # no piece, eases 3 g and lets go. Knocked while the level still stood 12 g above the
     # old one (more than a roof with a wall on it and a press: a hand, no piece let go), or
     # when the last 1.2 g of it was leaving (less than a wall: no piece still on the tower):
-    # the hand left, `removed` (round 76; both were "a piece let go that fell off"). A roof
+    # the hand left, `removed` (round 76; both were "a piece let go that fell off"; since
+    # round 80 the 12 g needs no bound: no hand was seen pressing a piece onto a roof). A roof
     # let go at its mass that slides off as the table is knocked is that, a collapse from
     # the jolt. The 12 g is a collapse yet on a board not told its converter reads a
     # conversion's own mean: through a sinc^4 filter a hand's press on a roof let go may
