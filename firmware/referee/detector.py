@@ -1177,13 +1177,14 @@ class Detector:
             # threshold made it cards landing (round 78, bench_overlap.py: his lift with a
             # bump 19.6 -> 9.6 %, a take-back 30.0 -> 25.9 %). A fall that follows in the
             # same drop is left to the load alone, as one that began during a shake.
-            if self._rested_allowed():
-                if self._jolt < 2 and self._act1 >= self.acc_thr_mg + self.acc_floor_mg:
-                    self._jolt = -1
-            elif self._act1 >= self.acc_thr_mg + self.acc_floor_mg:
-                if self._jolt != 3:
+            # (the allowance's test walks the last medians: only asked when it decides)
+            if self._act1 >= self.acc_thr_mg + self.acc_floor_mg:
+                if self._rested_allowed():
+                    if self._jolt < 2:
+                        self._jolt = -1
+                elif self._jolt != 3:
                     self._jolt = 3 if self._raw_win and self._act_now > self.acc_thr_mg else 2
-            elif not self._raw_win and not self._jolt:
+            elif not self._raw_win and not self._jolt and not self._rested_allowed():
                 self._jolt = 1
         if self._impact_after_drop(t, dn):
             return True

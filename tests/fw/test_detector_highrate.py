@@ -40,9 +40,8 @@ def _rhino_lifted_and_ringing(g):
 def _rhino_lifted_owed(seed, then=None, jolt_ms=None):
     """Rhino Hero on a floor (``_rhino_on_a_floor``), lifted while his move is owed
     (``_rhino_lifted_and_ringing``); ``then(g, lifted)`` adds what follows his lift and
-    returns a time to hand back;
-    ``jolt_ms``: one reading of 30 mg that long after he was off. Returns the events and
-    what ``then`` returned."""
+    returns a time to hand back; ``jolt_ms``: one reading of 30 mg that long after he was
+    off. Returns the events and what ``then`` returned."""
     g, owe = _rhino_on_a_floor(seed)
     lifted = _rhino_lifted_and_ringing(g)
     mark = then(g, lifted) if then else None

@@ -981,6 +981,11 @@ def test_10sps_a_knock_as_a_hand_lifts_its_piece_back_is_no_piece_falling_off():
             assert [e[1] for e in ev] == ["removed"], (seed, peak, ev)
 
 
+# A roof (after _three_floors_and_a_wall's wall) set with a 6.5 g push and let go: at its
+# mass from 550 ms (steps for _let_go_with_a_knock).
+_ROOF_LET_GO = ((50, 11.3), (250, -1.2), (350, -1.7), (450, -3.6))
+
+
 def test_10sps_a_knock_as_a_hand_that_gripped_a_piece_let_go_lifts_it_is_no_landing():
     # (bench_overlap.py, a take-back with a knock or a bump) A roof set with a 6.5 g push and
     # let go rests two conversions at its mass; fingers grip it again 1-2.5 g and lift it
@@ -991,8 +996,8 @@ def test_10sps_a_knock_as_a_hand_that_gripped_a_piece_let_go_lifts_it_is_no_land
     # Noise, spikes and drift.
     for seed in (401, 402, 403):
         for grip in (1.0, 1.5, 2.5):
-            steps = ((50, 11.3), (250, -1.2), (350, -1.7), (450, -3.6), (650, grip * 0.75),
-                     (750, grip * 0.25), (950, -2.0 - grip), (1050, -2.8))
+            steps = _ROOF_LET_GO + ((650, grip * 0.75), (750, grip * 0.25),
+                                    (950, -2.0 - grip), (1050, -2.8))
             for jolt_at in (900, 1000):
                 ev, t = _let_go_with_a_knock(seed, steps, jolt_at)
                 assert [e[1] for e in ev] == ["removed"], (seed, grip, jolt_at, ev)
@@ -1008,8 +1013,7 @@ def test_10sps_a_load_that_falls_as_the_table_is_first_shaken_is_no_roof_onto_th
     # collapse before). Noise, spikes and drift.
     for seed in (401, 402, 403):
         for down in (1.3, 2.0, 3.0):
-            steps = ((50, 11.3), (250, -1.2), (350, -1.7), (450, -3.6), (750, -down),
-                     (850, down + 0.3), (950, -0.3))
+            steps = _ROOF_LET_GO + ((750, -down), (850, down + 0.3), (950, -0.3))
             ev, t = _let_go_with_a_knock(seed, steps, 800)
             assert [e[1] for e in ev] == ["roof"], (seed, down, ev)
             ev, t = _let_go_with_a_knock(seed, steps, 900)
