@@ -1138,6 +1138,28 @@ class Detector:
             if self._dip_n == 0:
                 self._dip_t = self._above_t
             return True
+        p = self._plat2
+        if (not self._raw_win and self._pl_t != _NEVER and not self._regrip
+                and p >= self._min_place and d < p - margin
+                and (self._acc_idle >= self._acc_hold or self._sk0_t == t)
+                and self._act_now >= self.acc_thr_mg + self.acc_floor_mg
+                and self._dec_n >= 3 and self._dec_miss == 0 and dn < d - self._eps
+                and (self._ndev if self._act1 <= self.acc_thr_mg else self._ndev2) < p - margin
+                and (p - d) << 3 <= p * self._dec_n and self._best(p) != SHIFT):
+            # (80 SPS, round 83) Round 70's test below, from a piece let go that rests on the
+            # tower not yet weighed (_slid_off's rest) instead of from the old level: the
+            # median three new lows down and under that rest, the raw load under it by the
+            # margin before the table was first felt (the sample before the newest, or the
+            # one before that when the median's own reading shook already), the table felt
+            # now and the newest raw sample lower still: the load moved before the table did,
+            # a roof ending its tipping strikes it. From the old level the fall waited to
+            # pass it or for _landed's 87 ms run: scripted 514, 2801 at 181 and 188 ms (now
+            # 80, 75); through sinc^4 a ringing roof is weighed later, 961 212 -> 98 ms.
+            # Not a rest a hand came back to (_regrip), nor a loss faster than a hand lifts
+            # a piece (all of it within 100 ms: an eighth of the rest per sample), nor a rest
+            # that weighs as no piece (a hand's steady press: a touch, a push held).
+            self._dip_t = self._pl_t
+            return True
         if d >= -margin:
             if self._dip_n:
                 self._dip_n = 0
