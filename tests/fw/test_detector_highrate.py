@@ -251,17 +251,23 @@ def test_a_roof_sliding_under_a_hand_is_decided_on_the_first_median_below_the_ol
             assert 0 <= col[0][0] - onset <= limit, (seed, wall_ms, col[0][0] - onset)
 
 
-def _roof_let_go_then_falling_onto_the_platform(g, land, back=3.5, jolt=120):
-    """Two floors; a roof (4.8 g) set with a push and let go, the tower ringing (not yet
-    weighed); 350 ms later it tips and loses 3.5 g over 120 ms (the cards in the air). When
-    ``land``: 180 ms later they land on the platform (on the cell): an impact, ``back`` grams
-    back and a jolt of ``jolt`` mg. Otherwise the roof is taken back whole (80 ms) and a wall
-    brought 200 ms later, its contact felt (``jolt`` mg). Returns (onset, jolt window)."""
+def _roof_let_go_ringing(g):
+    """A roof (4.8 g) set with a push and let go, the tower ringing (not yet weighed 350 ms
+    later): returns that moment."""
     t0 = g.t
     g.steps.append((t0 + 30, 4.8))
     g.parts.append((t0, t0 + 520, "press", 8.0, 60, 400, 0.0))
     g.parts.append((t0 + 520, t0 + 1500, "ring", 0.25, 9.0, 400))
-    onset = t0 + 870
+    return t0 + 870
+
+
+def _roof_let_go_then_falling_onto_the_platform(g, land, back=3.5, jolt=120):
+    """Two floors; a roof let go, ringing (``_roof_let_go_ringing``); 350 ms later it tips
+    and loses 3.5 g over 120 ms (the cards in the air). When ``land``: 180 ms later they land
+    on the platform (on the cell): an impact, ``back`` grams back and a jolt of ``jolt`` mg.
+    Otherwise the roof is taken back whole (80 ms) and a wall brought 200 ms later, its
+    contact felt (``jolt`` mg). Returns (onset, jolt window)."""
+    onset = _roof_let_go_ringing(g)
     if land:
         g.parts.append((onset, onset + 120, "dip", 3.5, 120, 0))
         g.steps.append((onset + 120, -3.5))
@@ -881,20 +887,15 @@ def test_a_knock_as_a_touch_begins_to_let_go_is_no_roof_ending_its_tipping():
 
 
 def _roof_let_go_then_tipping_off(seed, jolt_at, tip_ms=200):
-    """Two floors; a roof (4.8 g) set with a push and let go, the tower ringing (not yet
-    weighed); 350 ms later it tips off, its mass gone over ``tip_ms`` (slowly at first), and
-    the table is struck ``jolt_at`` ms into that (90 mg for 25 ms). Returns the events and
-    the onset."""
+    """Two floors; a roof let go, ringing (``_roof_let_go_ringing``); 350 ms later it tips
+    off, its mass gone over ``tip_ms`` (slowly at first), and the table is struck ``jolt_at``
+    ms into that (90 mg for 25 ms). Returns the events and the onset."""
     g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3, rhino_g=8.0)
     g.idle(1500)
     g.floors(1)
     g.place(2.2)
     g.idle(1200)
-    t0 = g.t
-    g.steps.append((t0 + 30, 4.8))
-    g.parts.append((t0, t0 + 520, "press", 8.0, 60, 400, 0.0))
-    g.parts.append((t0 + 520, t0 + 1500, "ring", 0.25, 9.0, 400))
-    onset = t0 + 870
+    onset = _roof_let_go_ringing(g)
     g.parts.append((onset, onset + tip_ms, "dip", 4.8, tip_ms, 0))
     g.steps.append((onset + tip_ms, -4.8))
     g.t = onset + 2000
