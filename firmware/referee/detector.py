@@ -714,9 +714,10 @@ class Detector:
             pk = dn if self._raw_win and dn > d else d
             if dn < self._rlow:
                 self._rlow = dn
-            elif (self._raw_win and dn - self._rlow > self._rise
-                    and self._best(self._rlow) != SHIFT):
-                # (a hand that came back to a piece let go at its mass: see _landed)
+            elif (self._raw_win and self._rise < self._release >> 1
+                    and dn - self._rlow > self._rise and self._best(self._rlow) != SHIFT):
+                # (a hand that came back to a piece let go at its mass: see _landed, which
+                # asks only whether it reached half a gram, so no more once it did)
                 self._rise = dn - self._rlow
             if (self._raw_win and self._rpeak - self._rlow >= self._release
                     and ((_absdiff(self._rlow, self._r) <= self._tol(self._r)
@@ -1157,7 +1158,9 @@ class Detector:
             # 80, 75); through sinc^4 a ringing roof is weighed later, 961 212 -> 98 ms.
             # Not a rest a hand came back to (_regrip), nor a loss faster than a hand lifts
             # a piece (all of it within 100 ms: an eighth of the rest per sample), nor a rest
-            # that weighs as no piece (a hand's steady press: a touch, a push held).
+            # that weighs as no piece (a hand's steady press: a touch, a push held). (Round
+            # 70's four lines are written out again: as a method of their own they held
+            # about 100 bytes more at boot, past the in-place ratchet.)
             self._dip_t = self._pl_t
             return True
         if d >= -margin:
