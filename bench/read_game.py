@@ -9,6 +9,7 @@ Usage::
     .venv/bin/python bench/read_game.py 29115 --sps 10 --trace game.csv && rhinoref plot game.csv
     .venv/bin/python bench/read_game.py 3 --overlap wall,bump,0   # one of bench_overlap's games
     .venv/bin/python bench/read_game.py 19 --sps 10 --adc sinc4    # under the sinc^4 converter
+    .venv/bin/python bench/read_game.py 237 --no-accel            # degraded mode (no accelerometer)
 
 Prints the table's piece masses, the truth and the detector's events (within 6 s of the
 window), for each collapse the detector reported the rule that decided it (the Detector method
@@ -86,10 +87,10 @@ class RuleWatch:
             setattr(self.cls, name, original)
 
 
-def play(seed, sps, bots, overlap=None, adc="sinc1"):
+def play(seed, sps, bots, overlap=None, adc="sinc1", accel=True):
     """(truth [(t, name)], events [(t, name)], meta, rows, decisions) of one game;
     ``overlap``: (action, disturbance, offset_ms) for a game of bench_overlap.py; ``adc``: the
-    table's converter filter."""
+    table's converter filter; ``accel=False``: degraded mode (no accelerometer)."""
     watch = RuleWatch(fw("detector").Detector)
     try:
         if bots:
@@ -103,9 +104,9 @@ def play(seed, sps, bots, overlap=None, adc="sinc1"):
         from rhinoref.scenarios import play_game, play_overlap
 
         if overlap:
-            r = play_overlap(seed, *overlap, sps=sps, keep_samples=True, adc=adc)
+            r = play_overlap(seed, *overlap, sps=sps, accel=accel, keep_samples=True, adc=adc)
         else:
-            r = play_game(seed, sps=sps, keep_samples=True, adc=adc)
+            r = play_game(seed, sps=sps, accel=accel, keep_samples=True, adc=adc)
         truth = [(a["t"], a["name"]) for a in r.actions]
         events = [(e[1], e[2]) for e in r.events]
         return truth, events, r.meta, r.samples_list, watch.decisions
@@ -114,8 +115,8 @@ def play(seed, sps, bots, overlap=None, adc="sinc1"):
 
 
 def report(seed, sps, bots=False, t_from=None, t_to=None, out=sys.stdout, trace=None, overlap=None,
-           adc="sinc1"):
-    truth, events, meta, rows, decisions = play(seed, sps, bots, overlap, adc)
+           adc="sinc1", accel=True):
+    truth, events, meta, rows, decisions = play(seed, sps, bots, overlap, adc, accel)
     if trace:
         from rhinoref.trace import write_trace
 
@@ -129,8 +130,9 @@ def report(seed, sps, bots=False, t_from=None, t_to=None, out=sys.stdout, trace=
         kind = "overlap %s, %s at %+d ms," % (overlap[0], overlap[1] or "no disturbance", overlap[2])
     else:
         kind = "bots'" if bots else "scripted"
-    w("%s game %d at %d SPS%s: wall %.3f g, roof %.3f g, Rhino Hero %.3f g\n" % (
+    w("%s game %d at %d SPS%s%s: wall %.3f g, roof %.3f g, Rhino Hero %.3f g\n" % (
         kind, seed, sps, "" if adc == "sinc1" else " (%s converter)" % adc,
+        "" if accel else ", no accelerometer",
         meta["wall_g"], meta["roof_g"], meta["rhino_g"]))
     for label, items in (("truth", truth), ("event", events)):
         for t, name in items:
@@ -178,12 +180,16 @@ def main(argv=None):
     ap.add_argument("--trace", metavar="FILE", help="also write the game's sensor trace (SPEC 3.2)")
     ap.add_argument("--adc", default="sinc1", choices=ADC_MODELS,
                     help="the simulated converter's filter (default sinc1)")
+    ap.add_argument("--no-accel", dest="accel", action="store_false",
+                    help="degraded mode: no accelerometer (bench_detector.py --no-accel's games)")
     args = ap.parse_args(argv)
     if args.bots and args.overlap:
         ap.error("--bots and --overlap name different games; give one")
+    if args.bots and not args.accel:
+        ap.error("--no-accel reads a scripted or overlap game; the bots' games have an accelerometer")
     try:
         report(args.seed, args.sps, args.bots, args.t_from, args.t_to, trace=args.trace,
-               overlap=args.overlap, adc=args.adc)
+               overlap=args.overlap, adc=args.adc, accel=args.accel)
         sys.stdout.flush()
     except BrokenPipeError:
         # (read through `| head`: the reader left; no traceback, and none at exit either)

@@ -3,6 +3,8 @@
 import io
 import sys
 
+import pytest
+
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -70,8 +72,6 @@ def test_an_overlap_game_is_the_benchmarks_and_names_its_rule():
 
 
 def test_bad_overlap_text_is_refused_by_name(capsys):
-    import pytest
-
     for text in ("wall", "wall,shove,0", "wall,bump,soon", "wall,bump,0,1"):
         with pytest.raises(SystemExit) as stop:
             read_game.main(["4", "--overlap", text])
@@ -79,3 +79,20 @@ def test_bad_overlap_text_is_refused_by_name(capsys):
         err = capsys.readouterr().err
         assert "--overlap" in err, err
         assert ("ACTION is one of" in err) == (text == "wall,shove,0"), err
+
+
+def test_a_degraded_mode_game_is_read_with_no_accelerometer(capsys):
+    # Scripted 237 at 80 SPS without an accelerometer (bench_detector.py --no-accel): a roof
+    # slides off 460 ms after it was let go, before it was weighed, and reads as taken back
+    # (docs/detector-rounds.md, session 40): no collapse decided, the readings all zero.
+    out = io.StringIO()
+    decisions = read_game.report(237, 80, out=out, accel=False)
+    text = out.getvalue()
+    assert text.startswith("scripted game 237 at 80 SPS, no accelerometer:"), text
+    assert "truth   61991 collapse" in text and "event   62356 removed" in text, text
+    assert decisions == []
+    samples = [line.split() for line in text.splitlines() if line[:1] == " "]
+    assert samples and all(s[-3:] == ["0", "0", "0"] for s in samples)
+    with pytest.raises(SystemExit):
+        read_game.main(["237", "--bots", "--no-accel"])
+    assert "--no-accel" in capsys.readouterr().err
