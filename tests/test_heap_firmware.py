@@ -45,8 +45,11 @@ KB = 1024
 # SPS, no attribute: 0.1 KB, 13 bytes over 116.8 KB here): 64-bit 117.0 KB. Moved on purpose in
 # session 37 (rounds 80-82, three 10 SPS tests, one attribute swapped for another: 64 bytes
 # over 117.0 KB here): 64-bit 117.1 KB. Moved on purpose in session 38 (round 83, one 80 SPS
-# test, no attribute: 154 bytes over 117.1 KB here): 64-bit 117.3 KB.
-BOOT_MAX = {64: int(117.3 * KB), 32: int(87.6 * KB)}
+# test, no attribute: 154 bytes over 117.1 KB here): 64-bit 117.3 KB. Moved on purpose in
+# session 40 (the detector's mode for a ball tilt switch, ``detector.TILT``, and the board and
+# referee passing it on; one attribute swapped for another: 333 bytes over 117.3 KB here):
+# 64-bit 117.7 KB.
+BOOT_MAX = {64: int(117.7 * KB), 32: int(87.6 * KB)}
 # The same modules in place (ROMFS: only their objects on the heap), the reference configuration.
 # 64-bit: 59.9 KB at e462f5c, 54.7 KB after K2; 32-bit: 34.3 KB, 31.8 KB after K2. Moved on
 # purpose in session 20 (the detector's round 64: a 189th attribute and a branch, 52 bytes

@@ -5,6 +5,7 @@ Usage::
     from referee import detector
     d = detector.Detector(cal, sps=80, accel=True)   # cal: offset, counts_per_gram, wall_g,
                                                      # roof_g, rhino_g, adc (duck-typed)
+    # (accel=False: no accelerometer; accel=detector.TILT: a ball tilt switch's readings)
     ev = d.feed(t_ms, raw, ax, ay, az)   # every HX711 sample; ints (milli-g; 0s when accel False)
     if ev != detector.NONE:
         print(detector.EVENT_NAMES[ev], d.event_t_ms)
@@ -101,6 +102,10 @@ _STILL_MS = const(300)  # (10 SPS) young shaking, the load down: the acceleromet
 _HELD_MS = const(150)  # (80 SPS) a piece weighed off its mass, reported this recently: in a hand?
 _LIFT_MS = const(160)  # (80 SPS) fingers lift Rhino Hero's whole mass within this (114 ms seen)
 
+# Detector(accel=TILT): a ball tilt switch (referee.tiltswitch) instead of an accelerometer.
+TILT = const(2)
+_TILT_HOLD_MS = const(400)  # the table shakes on this long after the switch's last roll
+
 
 def _ms_to_n(ms, sps):
     n = (ms * sps + 999) // 1000
@@ -150,7 +155,12 @@ class Detector:
         if sps <= 0:
             raise ValueError("sps must be positive, e.g. 10 or 80")
         self.sps = sps
-        self.accel = bool(accel)
+        # A tilt switch is no accelerometer: the detector works as without one (degraded mode),
+        # and a fall decided while the switch says the table shook first is held until the
+        # shaking is over (see _collapsed). _held: None without a switch, else the onset of
+        # the fall held, or _NEVER.
+        self.accel = bool(accel) and accel != TILT
+        self._held = _NEVER if accel == TILT else None
         self._ev = array("i", [0] * _QLEN)
         # (one slot more: the level at a landing's jolt, see _landed)
         self._hy = array("i", [0] * (_HN + 1))
@@ -331,6 +341,8 @@ class Detector:
         self._act1 = self._act2 = self._amax = 0
         self._shake_t = _NEVER
         self._sk0_t = _NEVER
+        if self._held is not None:
+            self._held = _NEVER     # (tilt switch: no fall held)
         self._hand_t = _NEVER
         self._was_quiet = True
         self._ndev = 0          # the previous raw sample (deviation), when, quiet then
@@ -342,7 +354,6 @@ class Detector:
         self._j_n = 0
         self._j_up = 0
         self._hi = 0
-        self._acc_init = False
         self._pax = self._pay = self._paz = 0
         self._act_now = 0
         self._acc_idle = 1 << 20             # samples since the accelerometer was active
@@ -377,7 +388,7 @@ class Detector:
             late = self._acc_late
             if late is not None:
                 # (the reading of one conversion ago instead: see set_calibration)
-                if not self._acc_init:
+                if not self._nseen:
                     late[0] = ax
                     late[1] = ay
                     late[2] = az
@@ -387,14 +398,13 @@ class Detector:
             # The accelerometer's previous reading goes with the median (which belongs to the
             # sample before this one): the load's story and the shaking's line up in time.
             sh = self._ash
-            if not self._acc_init:
+            if not self._nseen:     # (the first reading: the rest starts there)
                 self._rx = ax << sh
                 self._ry = ay << sh
                 self._rz = az << sh
                 self._pax = ax
                 self._pay = ay
                 self._paz = az
-                self._acc_init = True
             pax = self._pax
             pay = self._pay
             paz = self._paz
@@ -442,6 +452,15 @@ class Detector:
                     self._push(BUMP, t_a)
             elif self._acc_idle < 1 << 20:
                 self._acc_idle += 1
+        elif self._held is not None and (ay > self.bump_mg or ay < -self.bump_mg):
+            # The tilt switch's ball rolled (the driver reads a jolt on Y): the table shook.
+            # _sk0_t: when this shaking began.
+            if t_ms - self._shake_t >= _TILT_HOLD_MS:
+                self._sk0_t = t_ms
+            self._shake_t = t_ms
+            if t_ms - self._last_bump > self.bump_gap_ms:
+                self._last_bump = t_ms
+                self._push(BUMP, t_ms)
 
         # Lone-spike rejection: median of three. The HX711's glitches read as 2**n - 1 or
         # with the low bits all set, and saturated readings: such a sample is replaced by the
@@ -522,6 +541,14 @@ class Detector:
                 self._nz = enz if enz < self._nz_max else self._nz_max
                 self._set_bands()
                 self._ep_t = tm
+        held = self._held
+        if held is not None and held != _NEVER and self._t1 - self._shake_t >= _TILT_HOLD_MS:
+            # (tilt switch) The shaking is over: a fall held through it stands if the load is
+            # still down past the margin; else it was the shake's own swing.
+            self._held = _NEVER
+            if self._state == _BUSY and y - self._base < -self._margin:
+                self._dip_t = held
+                self._collapsed()
         self._episode(tm, y, n)
         return self._pop()
 
@@ -774,6 +801,8 @@ class Detector:
             self._ndev = dn
             self._ndev_t = self._t1
             self._ndev_q = self._acc_idle >= self._acc_hold and self._act_now <= self.acc_thr_mg
+        if self._held is not None and self._t1 - self._shake_t < _TILT_HOLD_MS:
+            return      # (tilt switch) nothing settles while the table shakes
         if self._rn and self._ring_settle(t, y, base):
             return
         if self._cn >= self._settle_n and self._acc_idle >= self._acc_hold:
@@ -794,6 +823,18 @@ class Detector:
                 self._settled(self._ct, step, level)
 
     def _collapsed(self):
+        if (self._held is not None and self._t1 - self._shake_t < _TILT_HOLD_MS
+                and self._sk0_t - self._dip_t <= (1500 if self._raw_win else 500) // self.sps):
+            # (tilt switch) The table shook first: the ball rolled by the fall's onset as the
+            # rule dates it, most often the last sample the load was still up (10 SPS: by
+            # the next one, whose conversion the swing moved and during which the ball
+            # rolled), with half a period for the read's jitter. A bump's swing looks just
+            # like a fall, and the switch cannot tell how hard the table shook: held until
+            # the shaking is over (see feed). A fall that the switch feels later, as cards
+            # land, is decided now.
+            if self._held == _NEVER:
+                self._held = self._dip_t
+            return
         self._state = _FALLEN
         self._push(COLLAPSE, self._dip_t)
         # One collapse, one report: the watch for cards landing after a piece slid off is

@@ -8,6 +8,7 @@ Usage::
     g.collapse(10.0)
     events, det = run(g, sps=80)     # [(t, name, event_t_ms)] and the Detector that ran
     events, cols = collapses(g)      # the same events, and the collapses among them
+    events, det = run(g, accel=detector.TILT, samples=tilt_switch(g))   # a ball tilt switch
     names(events)                    # ["wall", "roof", ..., "collapse"] (bumps left out)
 """
 
@@ -38,6 +39,56 @@ def run(gen, sps=80, accel=True, expect_rhino_at=None, jolts=(), rhino_owed=Fals
         if ev:
             out.append((t, NAMES[ev], d.event_t_ms))
     return out, d
+
+
+class _BallPin:
+    """The pin of a ball tilt switch for the firmware's driver: pulled up, its ball on the
+    contacts; ``roll()`` takes it off and back (two edges, which the driver counts)."""
+
+    IRQ_FALLING = 1
+    IRQ_RISING = 2
+
+    def __init__(self):
+        self._handler = None
+
+    def value(self):
+        return 1
+
+    def irq(self, handler=None, trigger=0):
+        self._handler = handler
+
+    def roll(self):
+        self._handler(self)
+        self._handler(self)
+
+
+def tilt_switch(gen, mg=100, jolts=()):
+    """``gen``'s samples with a ball tilt switch instead of the accelerometer, read through
+    the firmware's driver (referee.tiltswitch): its ball rolls on a sample whose accelerometer
+    reading strays ``mg`` or more from the first on any axis (``jolts`` as for ``run``, added
+    to z first). For ``run(gen, accel=detector.TILT, samples=tilt_switch(gen))``."""
+    from array import array
+
+    from referee.tiltswitch import TiltSwitch
+
+    def samples():
+        pin = _BallPin()
+        switch = TiltSwitch(pin)
+        xyz = array("i", (0, 0, 0))
+        rest = None
+        for t, raw, ax, ay, az in gen.samples():
+            for t0, t1, j in jolts:
+                if t0 <= t < t1:
+                    az += j
+            if rest is None:
+                rest = (ax, ay, az)
+            if (abs(ax - rest[0]) >= mg or abs(ay - rest[1]) >= mg
+                    or abs(az - rest[2]) >= mg):
+                pin.roll()
+            switch.read_into(xyz)
+            yield t, raw, xyz[0], xyz[1], xyz[2]
+
+    return samples
 
 
 def collapses(gen, sps=80):

@@ -7,7 +7,7 @@ integer-only, allocation-free feeding on the real interpreter.
 import sys
 
 from detrun import collapses as _collapses
-from detrun import names, run
+from detrun import names, run, tilt_switch
 from referee import detector
 from tracegen import Gen
 
@@ -435,6 +435,60 @@ def test_degraded_mode_without_accelerometer():
     ev, _ = run(g, accel=False)
     assert names(ev) == ["wall", "roof", "collapse"], ev
     assert [e for e in ev if e[1] == "collapse"][0][0] - onset <= 200
+
+
+def _bump_8hz_10sps():
+    """10 SPS, four floors, then a table bump at 8 Hz (200 mg): the load swings 20 g for
+    two conversions and more, which degraded mode cannot tell from a fall."""
+    g = Gen(seed=6, sps=10)
+    g.idle(1500)
+    g.floors(4)
+    g.bump(mg=200, hz=8.0)
+    g.idle(1500)
+    return g
+
+
+def test_a_tilt_switch_holds_a_bumps_swing_that_degraded_mode_calls_a_fall():
+    g = _bump_8hz_10sps()
+    ev, _ = run(g, sps=10, accel=False)
+    assert names(ev)[-1] == "collapse", ev          # without the switch: a false fall
+    ev, d = run(g, sps=10, accel=detector.TILT, samples=tilt_switch(g))
+    assert d.accel is False
+    assert "collapse" not in names(ev), ev
+    assert [e[1] for e in ev].count("bump") == 1, ev
+
+
+def test_a_tilt_switch_felt_as_cards_land_after_the_drop_lets_the_fall_through_at_once():
+    g = Gen(seed=7, sps=80)
+    g.idle(1500)
+    g.floors(3)
+    onset = g.t
+    g.collapse(14.0)
+    g.idle(1500)
+    landing = ((onset + 150, onset + 200, 400),)
+    ev, _ = run(g, accel=detector.TILT, samples=tilt_switch(g, jolts=landing))
+    col = [e for e in ev if e[1] == "collapse"]
+    assert len(col) == 1 and col[0][0] - onset <= 200, (ev, onset)
+    assert col[0][0] < onset + 150 < [e for e in ev if e[1] == "bump"][0][0], ev
+
+
+def test_a_fall_while_the_tilt_switch_says_the_table_shakes_is_reported_when_it_stops():
+    # A bump, and 50 ms later the tower falls (150 ms): held while the ball rolls and 400 ms
+    # after, then reported with an onset within its fall, the load still 14 g down.
+    for sps in (80, 10):
+        g = Gen(seed=7, sps=sps)
+        g.idle(1500)
+        g.floors(3)
+        shake = g.t
+        g.bump(mg=300)
+        g.t = onset = shake + 50
+        g.collapse(14.0)
+        g.idle(1500)
+        ev, _ = run(g, sps=sps, accel=detector.TILT, samples=tilt_switch(g))
+        col = [e for e in ev if e[1] == "collapse"]
+        assert len(col) == 1, (sps, ev)
+        assert 400 <= col[0][0] - shake <= 700, (sps, col, shake)
+        assert onset - 1000 // sps <= col[0][2] <= onset + 150, (sps, col, onset)  # its fall
 
 
 def test_inverted_cell_negative_counts_per_gram():

@@ -90,9 +90,9 @@ class Gen:
         if back:
             self.place(grams, press=4.0, hold=300)
 
-    def bump(self, mg=250, platform_g=80.0):
+    def bump(self, mg=250, platform_g=80.0, hz=15.0):
         t = self.t
-        self.parts.append((t, t + 700, "bump", mg, 15.0, 100, platform_g))
+        self.parts.append((t, t + 700, "bump", mg, hz, 100, platform_g))
         self.marks.append((t, "bump"))
         self.t = t + 700
 
