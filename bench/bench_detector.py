@@ -8,6 +8,7 @@ Usage::
     .venv/bin/python bench/bench_detector.py --first 3001 --games 3000 -v   # held-out seeds
     .venv/bin/python bench/bench_detector.py --adc sinc4       # the converter's other filter model
     .venv/bin/python bench/bench_detector.py --adc sinc1 --told unknown --sps 10   # never told
+    .venv/bin/python bench/bench_detector.py --adc sinc1 --tilt-switch 100   # the fallback part
 
 Prints per configuration: collapse recall, false collapses, collapse latency p50/p95 from the
 onset, placement classification accuracy (wall / two walls / roof / Rhino Hero), and the
@@ -22,6 +23,8 @@ rule was developed on), or ``sinc4``, four cascaded means as in converters of it
 spread over four readings. The default runs both and checks the targets on ``sinc1``.
 ``--told``: what the board was told its filter is (``unknown`` until a maker checks it;
 hardware/README.md); by default each table's own, as its calibration is what the board learned.
+``--tilt-switch MG``: a ball tilt switch that rolls at MG milli-g stands in for the
+accelerometer (the same games as with it; docs/detector.md, "A tilt switch instead").
 """
 
 import argparse
@@ -40,8 +43,8 @@ TARGET_P95 = {80: 150, 10: 400}
 
 
 def _one(args):
-    seed, sps, accel, noise, adc, told = args
-    r = play_game(seed, sps=sps, accel=accel, noise=noise, adc=adc, told=told)
+    seed, sps, accel, noise, adc, told, tilt_mg = args
+    r = play_game(seed, sps=sps, accel=accel, noise=noise, adc=adc, told=told, tilt_mg=tilt_mg)
     return (r.collapse is not None, r.collapse_kind, r.collapse_latency_ms, r.false_collapses,
             r.placements, r.placements_ok, r.wrong[:3], r.samples, r.sim_ms, seed, r.unjudged,
             r.settle_ms)
@@ -91,8 +94,8 @@ def cost_per_sample(sps, accel, n_games=3):
     return total / count * 1e6, steady
 
 
-def run(games, sps, accel, noise, pool, verbose, first=1, adc="sinc1", told=None):
-    jobs = [(seed, sps, accel, noise, adc, told) for seed in range(first, first + games)]
+def run(games, sps, accel, noise, pool, verbose, first=1, adc="sinc1", told=None, tilt_mg=None):
+    jobs = [(seed, sps, accel, noise, adc, told, tilt_mg) for seed in range(first, first + games)]
     t0 = time.perf_counter()
     out = pool.map(_one, jobs, chunksize=8)
     wall = time.perf_counter() - t0
@@ -108,8 +111,10 @@ def run(games, sps, accel, noise, pool, verbose, first=1, adc="sinc1", told=None
     recall = 100.0 * len(hits) / collapses if collapses else 100.0
     p50, p95 = _pct(hits, 50), _pct(hits, 95)
     acc = 100.0 * ok / plc if plc else 100.0
+    motion = ("a tilt switch (%d mg)" % tilt_mg if tilt_mg is not None
+              else "accelerometer" if accel else "no accelerometer")
     label = "%d SPS, %s noise, %s, %s converter%s" % (
-        sps, noise, "accelerometer" if accel else "no accelerometer", adc,
+        sps, noise, motion, adc,
         "" if told is None else " (the board told %s)" % told)
     print("== %s: %d games (seeds %d-%d), %.0f simulated minutes, %d samples (%.0f s on the pool)"
           % (label, games, first, first + games - 1, sim_s / 60, samples, wall))
@@ -148,6 +153,8 @@ def main(argv=None):
     ap.add_argument("--sps", default="80,10", help="comma-separated sample rates (default 80,10)")
     ap.add_argument("--noise", default="datasheet", help="datasheet, worse, or both")
     ap.add_argument("--no-accel", action="store_true", help="degraded mode: no accelerometer")
+    ap.add_argument("--tilt-switch", type=int, metavar="MG",
+                    help="a ball tilt switch that rolls at MG milli-g instead of the accelerometer")
     ap.add_argument("--adc", default="both", choices=ADC_MODELS + ("both",),
                     help="the converter's filter: sinc1, sinc4, or both (default; targets on sinc1)")
     ap.add_argument("--told", choices=fw("calibration").ADC_FILTERS,
@@ -160,7 +167,10 @@ def main(argv=None):
     rates = [int(s) for s in args.sps.split(",")]
     noises = ["datasheet", "worse"] if args.noise == "both" else [args.noise]
     adcs = ADC_MODELS if args.adc == "both" else (args.adc,)
-    accel = not args.no_accel
+    if args.tilt_switch is not None and (args.no_accel or args.tilt_switch <= 0):
+        ap.error("--tilt-switch takes a positive MG and replaces the accelerometer; "
+                 "--no-accel has neither")
+    accel = not args.no_accel and args.tilt_switch is None
     all_met = True
     checked = False
     with multiprocessing.Pool(args.workers) as pool:
@@ -168,7 +178,7 @@ def main(argv=None):
             for noise in noises:
                 for adc in adcs:
                     met = run(games, sps, accel, noise, pool, args.verbose, args.first, adc,
-                              args.told)
+                              args.told, args.tilt_switch)
                     if noise == "datasheet" and accel and adc == "sinc1" and args.told is None:
                         all_met = all_met and met
                         checked = True

@@ -148,7 +148,7 @@ def script_game(table, rng, collapse=True, accidents=True, max_turns=28, symbols
 
 
 def play_game(seed, sps=80, accel=True, noise="datasheet", collapse_share=0.85, accidents=True,
-              keep_samples=False, adc="sinc1", told=None):
+              keep_samples=False, adc="sinc1", told=None, tilt_mg=None):
     """Play one scripted game through the firmware's detector and score it.
 
     The detector gets the context the board's referee would give it: a symbol is pressed a
@@ -159,12 +159,16 @@ def play_game(seed, sps=80, accel=True, noise="datasheet", collapse_share=0.85, 
     reports Rhino Hero or a roof (rules: the move stays owed until the roof lands).
     ``adc``: the converter's filter (``rhinoref.table.ADC_MODELS``); the same game either way.
     ``told``: what the board was told its filter is (``cal.adc``: "unknown", "sinc1", "sinc4"),
-    by default the table's own, as its calibration is what the board would have learned."""
+    by default the table's own, as its calibration is what the board would have learned.
+    ``tilt_mg``: a ball tilt switch that rolls at this acceleration instead of the
+    accelerometer (the same game as with it), and the detector told so (``detector.TILT``)."""
     rng = random.Random(seed * 7919 + sps)
-    table = Table(seed=seed, sps=sps, accel=accel, noise=noise, adc=adc)
+    table = Table(seed=seed, sps=sps, accel=accel, noise=noise, adc=adc, tilt_mg=tilt_mg)
     symbols = []
     script_game(table, rng, collapse=rng.random() < collapse_share, accidents=accidents,
                 symbols=symbols)
+    if tilt_mg is not None:
+        accel = fw("detector").TILT
     return run_detector(table, symbols, sps, accel, keep_samples, told)
 
 

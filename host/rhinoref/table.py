@@ -4,6 +4,7 @@ Usage::
 
     from rhinoref.table import Table
     t = Table(seed=1, sps=80, accel=True, noise="datasheet")   # or noise="worse"
+    t = Table(seed=1, tilt_mg=100)   # a ball tilt switch instead of the accelerometer
     cal = t.calibration()          # what the board would have learned (with its errors)
     t.idle(2000); t.place_wall(); t.place_roof(); t.move_rhino(); t.collapse("partial")
     while t.busy():
@@ -42,6 +43,12 @@ The physics and every number are in docs/detector.md ("The simulated table"). In
   load sees their inertia (mass x vertical acceleration).
 * Collapses: the falling part first loses weight (it tips and falls), then leaves the platform
   (total, partial, a roof sliding off) or lands on it (an impact, ringing, little net change).
+* ``tilt_mg``: a ball tilt switch stands in for the accelerometer. The table moves as it would
+  under an accelerometer (the same game, draw for draw); the ball rolls when the table's
+  acceleration strays more than ``tilt_mg`` from rest on any axis at any of eight instants of
+  a sample period, and the readings are those of the firmware's own driver
+  (``referee.tiltswitch``) on that pin: (0, 0, 1000) at rest, a 2000 mg jolt on X and Y when
+  the ball rolled since the last read.
 """
 
 import collections
@@ -73,6 +80,54 @@ _NOISE = {
     "worse": (4.0, 2e-3, 0.006, (0.6, 4.5), 4.0),
 }
 
+
+
+class _TiltSwitchPin:
+    """A ball tilt switch on a pulled-up pin, read through the firmware's own driver: the
+    ball rolls off its contacts and back (two edges, which the driver's interrupt counts)
+    when the table's acceleration strays ``mg`` or more from rest on any axis."""
+
+    IRQ_FALLING = 1
+    IRQ_RISING = 2
+
+    def __init__(self, mg):
+        from array import array
+
+        self.mg = mg
+        self._handler = None
+        self._xyz = array("i", (0, 0, 0))
+        self._driver = fw("tiltswitch").TiltSwitch(self)
+
+    # the Pin the driver sees
+    def value(self):
+        return 1
+
+    def irq(self, handler=None, trigger=0):
+        self._handler = handler
+
+    def read(self, t0, period, comps):
+        """The driver's reading at the end of the period that began at ``t0``."""
+        for k in range(1, 9):
+            t = t0 + period * k / 8
+            dx = dy = dz = 0.0
+            for c in comps:
+                cls = c.__class__
+                if cls is _Ring and c.acc is not None:
+                    v = c.value(t)
+                    dx += c.acc[0] * v
+                    dy += c.acc[1] * v
+                    dz += c.acc[2] * v
+                elif cls is _Tilt:
+                    v = c.value(t)
+                    dx += c.kx * v
+                    dy += c.ky * v
+            m = self.mg
+            if not (-m < dx < m and -m < dy < m and -m < dz < m):
+                self._handler(self)     # off its contacts ...
+                self._handler(self)     # ... and back
+                break
+        self._driver.read_into(self._xyz)
+        return self._xyz[0], self._xyz[1], self._xyz[2]
 
 
 class _Ring:
@@ -241,7 +296,8 @@ class _Tilt:
 class Table:
     """A simulated table (see the module docstring)."""
 
-    def __init__(self, seed=1, sps=80, accel=True, noise="datasheet", masses=None, adc="sinc1"):
+    def __init__(self, seed=1, sps=80, accel=True, noise="datasheet", masses=None, adc="sinc1",
+                 tilt_mg=None):
         if sps not in (10, 80):
             raise ValueError("sps must be 10 or 80 (the HX711 RATE pin)")
         if noise not in _NOISE:
@@ -251,8 +307,13 @@ class Table:
         self.adc = adc
         rng = self.rng = random.Random(seed)
         self.sps = sps
-        self.accel = bool(accel)
+        self.accel = bool(accel) or tilt_mg is not None
         self.noise = noise
+        self._switch = None
+        if tilt_mg is not None:
+            if tilt_mg <= 0:
+                raise ValueError("tilt_mg must be positive: the acceleration that rolls the ball")
+            self._switch = _TiltSwitchPin(tilt_mg)
         nx, self._p_spike, creep, drift, self._jitter = _NOISE[noise]
         # The cell and converter.
         sens = rng.uniform(0.9, 1.1)
@@ -370,7 +431,8 @@ class Table:
         cal.offset, cal.counts_per_gram = offset, round(cpg, 3)
         cal.wall_g, cal.roof_g = learned(self.masses["wall"]), learned(self.masses["roof"])
         cal.rhino_g = learned(self._rhino_m)
-        cal.sps, cal.accel = self.sps, "mpu6050" if self.accel else "none"
+        cal.sps = self.sps
+        cal.accel = "tilt" if self._switch else "mpu6050" if self.accel else "none"
         cal.adc = self.adc if told is None else told    # (hardware/README.md: the check)
         for step in ("tare", "scale", "wall", "roof", "rhino"):
             cal.mark(step)
@@ -896,6 +958,8 @@ class Table:
                     ax += c.kx * v
                     ay += c.ky * v
             ax, ay, az = int(ax), int(ay), int(az)
+            if self._switch is not None:
+                ax, ay, az = self._switch.read(t - self._period, self._period, comps)
         else:
             ax = ay = az = 0
         # Timestamp: the board's ticks_ms when it saw the data ready, with read jitter.

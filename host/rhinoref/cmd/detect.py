@@ -32,6 +32,7 @@ HELP = "run the firmware's detector over a sensor trace, one JSON event per line
 EXAMPLE = """\
 rhinoref detect game.csv
 rhinoref detect --simulate 7 --sps 10 > sim.csv && rhinoref detect sim.csv
+rhinoref detect --simulate 7 --tilt-switch 100 > tilt.csv   # a ball tilt switch's trace
 rhinoref detect game.csv --no-rules --events collapse,bump"""
 
 
@@ -54,6 +55,9 @@ def add_arguments(parser):
                         help="write a simulated game's trace to stdout instead (see docs/detector.md)")
     parser.add_argument("--sps", type=int, default=80, choices=(10, 80), help="with --simulate")
     parser.add_argument("--no-accel", action="store_true", help="with --simulate: no accelerometer")
+    parser.add_argument("--tilt-switch", type=int, metavar="MG",
+                        help="with --simulate: a ball tilt switch that rolls at MG milli-g "
+                             "instead of the accelerometer")
     parser.add_argument("--noise", default="datasheet", choices=("datasheet", "worse"),
                         help="with --simulate")
     parser.add_argument("--truth", action="store_true",
@@ -81,7 +85,8 @@ def detect(tr, rules_on=True, inputs=False):
     """Yield one dict per detected event (and per button press with ``inputs``)."""
     detector = fw("detector")
     meta = tr.meta
-    accel = tr.accel
+    # (a ball tilt switch's trace: the detector's own mode for one, as on the board)
+    accel = detector.TILT if meta.get("accel") == "tilt" else tr.accel
     det = detector.Detector(_Cal(meta), sps=meta["sps"], accel=accel)
     game = None
     if rules_on and "players" in meta:
@@ -136,13 +141,18 @@ def _simulate(args):
     """Play one scripted game on the simulated table and write its trace to stdout."""
     import random
 
+    if args.tilt_switch is not None and (args.no_accel or args.tilt_switch <= 0):
+        raise InputError("--tilt-switch takes a positive MG and replaces the accelerometer; "
+                         "--no-accel has neither")
+
     from ..scenarios import script_game
     from ..table import Table
     from .. import trace as host_trace  # noqa: F401  (same format as write_trace)
 
     trace_mod = fw("trace")
     rng = random.Random(args.simulate)
-    table = Table(seed=args.simulate, sps=args.sps, accel=not args.no_accel, noise=args.noise)
+    table = Table(seed=args.simulate, sps=args.sps, accel=not args.no_accel, noise=args.noise,
+                  tilt_mg=args.tilt_switch)
     table.players, table.first, table.side = 3, 0, "easy"
     owe = script_game(table, rng, collapse=rng.random() < 0.85)
     # The referee's symbol presses: "rhino" when the script made a move owed, else "none".
