@@ -237,3 +237,28 @@ def test_out_of_memory_is_survived(rig):
         board.run(ref, hw)
     errors = [x for x in rig.out.lines() if x.get("ev") == "error"]
     assert errors[0]["message"] == "out of memory"
+
+
+def test_a_tilt_switch_gives_the_detector_its_own_mode(rig, monkeypatch):
+    # No accelerometer answers on I2C and a ball tilt switch is fitted: the switch stands in,
+    # and the detector is told it is one (detector.TILT), not an accelerometer; an accel
+    # fault and its end come back to that mode.
+    from referee import detector, pins
+
+    monkeypatch.setattr(pins, "TILT_SWITCH", 18)
+    board, hw, ref = rig.make(_until(10))
+    assert hw.acc.name == "tilt"
+    assert ref.accel == detector.TILT
+    det = detector.Detector(ref.cal, sps=ref.sps, accel=ref.accel)
+    assert det.accel is False and det._held is not None
+    ref.fault("accel", True)
+    assert ref.accel is False
+    ref.fault("accel", False)
+    assert ref.accel == detector.TILT
+
+
+def test_no_motion_part_is_degraded_mode(rig, monkeypatch):
+    from referee import pins
+
+    board, hw, ref = rig.make(_until(10))
+    assert pins.TILT_SWITCH is None and hw.acc.name == "none" and ref.accel is False

@@ -46,6 +46,7 @@ VERSION = "1.0"
 SEATS = const(5)
 _NEVER = const(0x3FFFFFFF)  # largest small int on MicroPython: "no deadline"
 _NO_SEAT = const(255)
+_TILT = const(2)  # detector.TILT: a ball tilt switch (the detector is loaded only when made)
 
 # Phases
 LOBBY = "lobby"
@@ -85,7 +86,10 @@ class Referee:
     def __init__(self, root="/data", sps=80, accel=True, t_ms=0, leds_per_seat=6,
                  make_detector=None):
         self.root = root
-        self.accel = bool(accel)
+        # The detector's motion sensing: True (an accelerometer), False (none) or
+        # detector.TILT (a ball tilt switch); _motion is what is fitted, accel what works now.
+        self._motion = _TILT if accel == _TILT else bool(accel)
+        self.accel = self._motion
         self._make_detector = make_detector or _default_detector
         self._now = t_ms
         self._events = []
@@ -224,8 +228,9 @@ class Referee:
             return
         self._emit("fault", {"sensor": name, "on": bool(on)})
         if name == "accel":
-            # Degraded mode: the detector works from the load cell alone (docs/detector.md).
-            self.accel = not on
+            # Degraded mode: the detector works from the load cell alone (docs/detector.md)
+            # until the part answers again.
+            self.accel = False if on else self._motion
             self._new_detector()
         elif not on and name == "hx711":
             # The HX711 is back. The tower may have changed while nothing was measured: start

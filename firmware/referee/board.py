@@ -186,7 +186,11 @@ class Hardware:
 def make_referee(hw, root=DATA):
     from referee.app import Referee
 
-    ref = Referee(root=root, sps=pins.HX711_SPS, accel=hw.acc.name != "none",
+    from referee.detector import TILT
+
+    # (a ball tilt switch is no accelerometer: the detector has a mode of its own for it)
+    ref = Referee(root=root, sps=pins.HX711_SPS,
+                  accel=TILT if hw.acc.name == "tilt" else hw.acc.name != "none",
                   leds_per_seat=pins.LEDS_PER_SEAT)
     ref.accel_part = hw.acc.name  # the trace metadata names the part
     for p in hw.problems:
