@@ -255,6 +255,7 @@ def test_a_tilt_switch_gives_the_detector_its_own_mode(rig, monkeypatch):
     assert ref.accel is False
     ref.fault("accel", False)
     assert ref.accel == detector.TILT
+    assert json.loads(ref.command(0, '{"cmd": "status"}'))["accel"] is True   # (the protocol's)
 
 
 def test_no_motion_part_is_degraded_mode(rig, monkeypatch):

@@ -124,7 +124,7 @@ def _status(ref, t, msg):
         "calibrating": appstore.calib_fields(ref) if ref.calib is not None else None,
         "grams": _grams(ref),
         "stable": bool(getattr(ref.det, "stable", False)),
-        "accel": ref.accel,
+        "accel": bool(ref.accel),  # (an accelerometer or a tilt switch at work)
         "faults": ref.faults[:],
         "problems": ref.problems[:],
         "options": ref._options(),
