@@ -82,6 +82,22 @@ _NOISE = {
 
 
 
+def _with_motion(comps, t, ax, ay, az):
+    """``ax, ay, az`` (milli-g) plus the table's shaking and tilt at ``t``."""
+    for c in comps:
+        cls = c.__class__
+        if cls is _Ring and c.acc is not None:
+            v = c.value(t)
+            ax += c.acc[0] * v
+            ay += c.acc[1] * v
+            az += c.acc[2] * v
+        elif cls is _Tilt:
+            v = c.value(t)
+            ax += c.kx * v
+            ay += c.ky * v
+    return ax, ay, az
+
+
 class _TiltSwitchPin:
     """A ball tilt switch on a pulled-up pin, read through the firmware's own driver: the
     ball rolls off its contacts and back (two edges, which the driver's interrupt counts)
@@ -108,19 +124,7 @@ class _TiltSwitchPin:
     def read(self, t0, period, comps):
         """The driver's reading at the end of the period that began at ``t0``."""
         for k in range(1, 9):
-            t = t0 + period * k / 8
-            dx = dy = dz = 0.0
-            for c in comps:
-                cls = c.__class__
-                if cls is _Ring and c.acc is not None:
-                    v = c.value(t)
-                    dx += c.acc[0] * v
-                    dy += c.acc[1] * v
-                    dz += c.acc[2] * v
-                elif cls is _Tilt:
-                    v = c.value(t)
-                    dx += c.kx * v
-                    dy += c.ky * v
+            dx, dy, dz = _with_motion(comps, t0 + period * k / 8, 0.0, 0.0, 0.0)
             m = self.mg
             if not (-m < dx < m and -m < dy < m and -m < dz < m):
                 self._handler(self)     # off its contacts ...
@@ -946,17 +950,7 @@ class Table:
             az += tab[i + 2]
             i += 3
             self._acc_i = i if i < 4096 else r.randrange(0, 64)
-            for c in comps:
-                cls = c.__class__
-                if cls is _Ring and c.acc is not None:
-                    v = c.value(t)
-                    ax += c.acc[0] * v
-                    ay += c.acc[1] * v
-                    az += c.acc[2] * v
-                elif cls is _Tilt:
-                    v = c.value(t)
-                    ax += c.kx * v
-                    ay += c.ky * v
+            ax, ay, az = _with_motion(comps, t, ax, ay, az)
             ax, ay, az = int(ax), int(ay), int(az)
             if self._switch is not None:
                 ax, ay, az = self._switch.read(t - self._period, self._period, comps)
