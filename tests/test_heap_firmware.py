@@ -54,8 +54,10 @@ BOOT_MAX = {64: int(117.7 * KB), 32: int(87.6 * KB)}
 # 64-bit: 59.9 KB at e462f5c, 54.7 KB after K2; 32-bit: 34.3 KB, 31.8 KB after K2. Moved on
 # purpose in session 20 (the detector's round 64: a 189th attribute and a branch, 52 bytes
 # over 55.7 KB): 64-bit 55.8 KB; the 32-bit one is not measured here and stays. Moved on purpose
-# in session 31 (``cal.adc``, as above: 141 bytes over 55.8 KB): 64-bit 56.0 KB.
-BOOT_ROMFS_MAX = {64: int(56.0 * KB), 32: int(32.8 * KB)}
+# in session 31 (``cal.adc``, as above: 141 bytes over 55.8 KB): 64-bit 56.0 KB. Moved on
+# purpose in session 40 (the tilt switch's mode, as above, and its bound on a ball that rolls
+# on: 32 bytes over 56.0 KB): 64-bit 56.1 KB.
+BOOT_ROMFS_MAX = {64: int(56.1 * KB), 32: int(32.8 * KB)}
 # A Referee with its detector, game and buffers. 64-bit: 6.1 KB, 32-bit: 3.2 KB (e462f5c);
 # 64-bit 7.1 KB once the Detector's attribute table was kept at most 80 % full (223 slots, not
 # a full 167: 0.9 KB on 64-bit, 0.45 on 32-bit, for 4x the speed; tests/test_detector_attrs.py).

@@ -105,6 +105,7 @@ _LIFT_MS = const(160)  # (80 SPS) fingers lift Rhino Hero's whole mass within th
 # Detector(accel=TILT): a ball tilt switch (referee.tiltswitch) instead of an accelerometer.
 TILT = const(2)
 _TILT_HOLD_MS = const(400)  # the table shakes on this long after the switch's last roll
+_TILT_MAX_MS = const(2000)  # ... but a ball that rolls on longer than this says nothing
 
 
 def _ms_to_n(ms, sps):
@@ -542,7 +543,7 @@ class Detector:
                 self._set_bands()
                 self._ep_t = tm
         held = self._held
-        if held is not None and held != _NEVER and self._t1 - self._shake_t >= _TILT_HOLD_MS:
+        if held is not None and held != _NEVER and not self._shaking():
             # (tilt switch) The shaking is over: a fall held through it stands if the load is
             # still down past the margin; else it was the shake's own swing.
             self._held = _NEVER
@@ -801,8 +802,9 @@ class Detector:
             self._ndev = dn
             self._ndev_t = self._t1
             self._ndev_q = self._acc_idle >= self._acc_hold and self._act_now <= self.acc_thr_mg
-        if self._held is not None and self._t1 - self._shake_t < _TILT_HOLD_MS:
-            return      # (tilt switch) nothing settles while the table shakes
+        if self._held is not None and self._have_base and self._shaking():
+            return      # (tilt switch) nothing settles while the table shakes (but the first
+                        # level: no fall is judged before it)
         if self._rn and self._ring_settle(t, y, base):
             return
         if self._cn >= self._settle_n and self._acc_idle >= self._acc_hold:
@@ -822,8 +824,15 @@ class Detector:
                 # that fell, see _settled)
                 self._settled(self._ct, step, level)
 
+    def _shaking(self):
+        # (tilt switch) The ball says the table shakes: it rolled within _TILT_HOLD_MS, and
+        # not on end for longer than _TILT_MAX_MS (a switch that chatters on, set at its
+        # tipping angle or shaken by a motor, says nothing: degraded mode until it is still).
+        t = self._t1
+        return t - self._shake_t < _TILT_HOLD_MS and t - self._sk0_t < _TILT_MAX_MS
+
     def _collapsed(self):
-        if (self._held is not None and self._t1 - self._shake_t < _TILT_HOLD_MS
+        if (self._held is not None and self._shaking()
                 and self._sk0_t - self._dip_t <= (1500 if self._raw_win else 500) // self.sps):
             # (tilt switch) The table shook first: the ball rolled by the fall's onset as the
             # rule dates it, most often the last sample the load was still up (10 SPS: by

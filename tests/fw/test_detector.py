@@ -491,6 +491,27 @@ def test_a_fall_while_the_tilt_switch_says_the_table_shakes_is_reported_when_it_
         assert onset - 1000 // sps <= col[0][2] <= onset + 150, (sps, col, onset)  # its fall
 
 
+def test_a_tilt_switch_that_rolls_on_and_on_says_nothing():
+    # A switch set at its tipping angle, or shaken by a motor, rolls on every sample from
+    # 3 s on: after 2 s of it the detector works as without it, so pieces are still weighed
+    # (nothing would settle while the ball rolls; the first roof waits for it) and the fall
+    # is reported as in degraded mode. From the start too: the first level is taken anyway.
+    for sps in (80, 10):
+        g = Gen(seed=7, sps=sps)
+        g.idle(1500)
+        g.floors(2)
+        onset = g.t
+        g.collapse(10.0)
+        g.idle(1500)
+        for start in (3000, 50):
+            chatter = ((start, g.t, 1000),)
+            ev, _ = run(g, sps=sps, accel=detector.TILT, samples=tilt_switch(g, jolts=chatter))
+            assert names(ev) == ["wall", "roof", "wall", "roof", "collapse"], (sps, start, ev)
+            roof = [e for e in ev if e[1] == "roof"][0]
+            assert roof[0] <= max(start + 2000, roof[2]) + 500, (sps, start, ev)
+            assert [e for e in ev if e[1] == "collapse"][0][0] - onset <= 500, (sps, start, ev)
+
+
 def test_inverted_cell_negative_counts_per_gram():
     g = Gen(seed=10, sps=80, cpg=-2100.0)
     g.idle(1500)
