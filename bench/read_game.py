@@ -10,6 +10,7 @@ Usage::
     .venv/bin/python bench/read_game.py 3 --overlap wall,bump,0   # one of bench_overlap's games
     .venv/bin/python bench/read_game.py 19 --sps 10 --adc sinc4    # under the sinc^4 converter
     .venv/bin/python bench/read_game.py 237 --no-accel            # degraded mode (no accelerometer)
+    .venv/bin/python bench/read_game.py 38 --bots --tilt-switch 100   # a ball tilt switch instead
 
 Prints the table's piece masses, the truth and the detector's events (within 6 s of the
 window), for each collapse the detector reported the rule that decided it (the Detector method
@@ -87,16 +88,18 @@ class RuleWatch:
             setattr(self.cls, name, original)
 
 
-def play(seed, sps, bots, overlap=None, adc="sinc1", accel=True):
+def play(seed, sps, bots, overlap=None, adc="sinc1", accel=True, tilt_mg=None):
     """(truth [(t, name)], events [(t, name)], meta, rows, decisions) of one game;
     ``overlap``: (action, disturbance, offset_ms) for a game of bench_overlap.py; ``adc``: the
-    table's converter filter; ``accel=False``: degraded mode (no accelerometer)."""
+    table's converter filter; ``accel=False``: degraded mode (no accelerometer); ``tilt_mg``:
+    a ball tilt switch instead of the accelerometer (the detector in its mode for one)."""
     watch = RuleWatch(fw("detector").Detector)
     try:
         if bots:
             from rhinoref import sim
 
-            r = sim.play_game(players=4, seed=seed, sps=sps, mode="firmware", trace=True, adc=adc)
+            r = sim.play_game(players=4, seed=seed, sps=sps, mode="firmware", trace=True, adc=adc,
+                              accel=accel, tilt_mg=tilt_mg)
             truth = [(x[0], x[1]) for x in r.trace_truth]
             events = [(x[0], x[1]) for x in r.trace_detected]
             return truth, events, r.trace_meta, r.trace_rows, watch.decisions
@@ -106,7 +109,7 @@ def play(seed, sps, bots, overlap=None, adc="sinc1", accel=True):
         if overlap:
             r = play_overlap(seed, *overlap, sps=sps, accel=accel, keep_samples=True, adc=adc)
         else:
-            r = play_game(seed, sps=sps, accel=accel, keep_samples=True, adc=adc)
+            r = play_game(seed, sps=sps, accel=accel, keep_samples=True, adc=adc, tilt_mg=tilt_mg)
         truth = [(a["t"], a["name"]) for a in r.actions]
         events = [(e[1], e[2]) for e in r.events]
         return truth, events, r.meta, r.samples_list, watch.decisions
@@ -115,8 +118,8 @@ def play(seed, sps, bots, overlap=None, adc="sinc1", accel=True):
 
 
 def report(seed, sps, bots=False, t_from=None, t_to=None, out=sys.stdout, trace=None, overlap=None,
-           adc="sinc1", accel=True):
-    truth, events, meta, rows, decisions = play(seed, sps, bots, overlap, adc, accel)
+           adc="sinc1", accel=True, tilt_mg=None):
+    truth, events, meta, rows, decisions = play(seed, sps, bots, overlap, adc, accel, tilt_mg)
     if trace:
         from rhinoref.trace import write_trace
 
@@ -132,7 +135,7 @@ def report(seed, sps, bots=False, t_from=None, t_to=None, out=sys.stdout, trace=
         kind = "bots'" if bots else "scripted"
     w("%s game %d at %d SPS%s%s: wall %.3f g, roof %.3f g, Rhino Hero %.3f g\n" % (
         kind, seed, sps, "" if adc == "sinc1" else " (%s converter)" % adc,
-        "" if accel else ", no accelerometer",
+        ", %d mg tilt switch" % tilt_mg if tilt_mg else "" if accel else ", no accelerometer",
         meta["wall_g"], meta["roof_g"], meta["rhino_g"]))
     for label, items in (("truth", truth), ("event", events)):
         for t, name in items:
@@ -182,14 +185,18 @@ def main(argv=None):
                     help="the simulated converter's filter (default sinc1)")
     ap.add_argument("--no-accel", dest="accel", action="store_false",
                     help="degraded mode: no accelerometer (bench_detector.py --no-accel's games)")
+    ap.add_argument("--tilt-switch", type=int, metavar="MG",
+                    help="a ball tilt switch that rolls at MG milli-g instead of the accelerometer "
+                         "(bench_detector.py --tilt-switch MG's games)")
     args = ap.parse_args(argv)
     if args.bots and args.overlap:
         ap.error("--bots and --overlap name different games; give one")
-    if args.bots and not args.accel:
-        ap.error("--no-accel reads a scripted or overlap game; the bots' games have an accelerometer")
+    if args.tilt_switch is not None and (args.overlap or not args.accel or args.tilt_switch <= 0):
+        ap.error("--tilt-switch takes a positive MG and reads a scripted or bots' game in place of "
+                 "the accelerometer (not with --no-accel or --overlap)")
     try:
         report(args.seed, args.sps, args.bots, args.t_from, args.t_to, trace=args.trace,
-               overlap=args.overlap, adc=args.adc, accel=args.accel)
+               overlap=args.overlap, adc=args.adc, accel=args.accel, tilt_mg=args.tilt_switch)
         sys.stdout.flush()
     except BrokenPipeError:
         # (read through `| head`: the reader left; no traceback, and none at exit either)

@@ -128,3 +128,35 @@ def test_detect_runs_a_tilt_switch_trace_in_the_detectors_tilt_mode(tmp_path, ca
     d = detector.Detector(table.calibration(), sps=80, accel=wrong_mode)
     falls = [s[0] for s in rows if d.feed(*s[:5]) == detector.COLLAPSE]
     assert falls[0] < onset, (onset, falls)
+
+
+def test_detect_runs_the_boards_referee_a_symbol_pressed_early_is_held(tmp_path, capsys):
+    # A child presses Rhino a moment after letting the roof go, before the detector has
+    # weighed it: the board holds the press for that roof (referee.app), so the next player
+    # owes the move and his set-down pays it. detect runs that same referee: no warning, the
+    # move owed from the roof on, paid by Rhino Hero. (A rules engine fed the press at once
+    # refuses it, no roof awaiting a symbol, and warns at his move: "not owed".)
+    t = Table(seed=4, sps=80, accel=True, masses={"wall": 2.2, "roof": 4.8, "rhino": 6.5})
+    t.players, t.first, t.side = 2, 0, "easy"
+    t.idle(1500)
+    t.place_wall()
+    t.idle(1500)
+    t.place_roof()
+    t.idle(3000)
+    t.move_rhino()
+    t.idle(1500)
+    rows = []
+    while t.busy():
+        rows.append(list(t.next_sample()))
+    roof = [tm for tm, n in t.truth if n == "roof"][0]
+    press = [r for r in rows if r[0] >= roof + 40][0]
+    press[5] = "symbol:rhino"
+    p = tmp_path / "early.csv"
+    write_trace(p, t.meta(), [tuple(r) for r in rows])
+    assert main(["detect", str(p)]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    out = [o for o in out if o["event"] != "bump"]
+    assert [o["event"] for o in out] == ["wall", "roof", "rhino"], out
+    assert out[1]["at_ms"] > press[0]       # pressed before the roof was reported
+    assert not any("warning" in o for o in out), out
+    assert out[2]["turn"] == 1 and out[2]["owes_rhino"] is False

@@ -38,7 +38,9 @@ def test_sim_with_no_arguments_plays_a_whole_game_in_plain_lines(capsys):
     assert re.search(r"\bwins?\b|no result", last)
     # Plain lines: "   12.345 s  text", times never far out of order.
     times = [float(m.group(1)) for m in (re.match(r"\s*(\d+\.\d+) s  ", ln) for ln in lines[1:-1]) if m]
-    assert len(times) > 20
+    # (the seed is random: the shortest games, a tower that falls at its first floors, print
+    # 15-20 lines; "> 20" failed now and then)
+    assert len(times) > 8
     assert all(b >= a - 0.1 for a, b in zip(times, times[1:]))
 
 
@@ -139,6 +141,38 @@ def test_ten_sps_and_no_accelerometer_games_finish():
     assert r10.result in ENDINGS and r10.sps == 10
     ra = play_game(players=2, seed=3, accel=False)
     assert ra.result in ENDINGS and ra.accel is False
+
+
+def test_a_tilt_switch_stands_in_for_the_accelerometer(capsys, tmp_path):
+    # The low-cost build: the board reads a ball tilt switch and tells its detector so; the
+    # trace says accel=tilt and carries the switch's readings, and `rhinoref detect` (which
+    # runs such a trace in the detector's tilt mode, as the board does) finds what the board
+    # found.
+    from rhinoref.cmd.detect import detect
+    from rhinoref.trace import read_trace
+
+    path = tmp_path / "tilt.csv"
+    code, out, err = run_cli(capsys, "--seed", "2", "--players", "3", "--plain",
+                             "--tilt-switch", "100", "--trace", str(path))
+    assert code == 0, err
+    assert "100 mg tilt switch" in out.splitlines()[0]
+    tr = read_trace(str(path))
+    assert tr.meta["accel"] == "tilt"
+    readings = Counter((ax, ay, az) for _t, _raw, ax, ay, az, _inp in tr.rows)
+    assert readings[0, 0, 1000] > 0.9 * len(tr.rows)            # the ball at rest...
+    # ... and (referee.tiltswitch) a roll reads a 2000 mg jolt on X and Y, a tilt 500 mg on X
+    assert readings[2000, 2000, 1000] > 0
+    assert set(readings) <= {(0, 0, 1000), (2000, 2000, 1000), (500, 0, 1000), (2500, 2000, 1000)}
+    r = play_game(players=3, seed=2, tilt_mg=100, trace=True)
+    assert r.tilt_mg == 100 and r.accel is True and r.as_dict()["tilt_mg"] == 100
+    board = [(t, name) for t, name in r.trace_detected]
+    replay = [(e["t_ms"], e["event"]) for e in detect(tr) if e["event"] != "bump"]
+    assert [e for e in board if e[1] != "bump"] == replay and len(replay) > 10
+    # with --no-accel there is nothing for the switch to stand in for
+    code, out, err = run_cli(capsys, "--tilt-switch", "100", "--no-accel")
+    assert code != 0 and "--tilt-switch" in err
+    with pytest.raises(ValueError):
+        play_game(players=2, seed=1, tilt_mg=0)
 
 
 def test_batch_statistics(capsys):

@@ -40,7 +40,8 @@ REMOVE_MS = 3500                 # a piece let go and taken back: its report thi
 class GameResult:
     """What one simulated game came to (``as_dict()`` for JSON)."""
 
-    FIELDS = ("seed", "players", "first", "side", "sps", "accel", "mode", "result", "winners",
+    FIELDS = ("seed", "players", "first", "side", "sps", "accel", "tilt_mg", "mode", "result",
+              "winners",
               "loser", "sim_ms", "turns", "floors", "walls", "collapsed", "collapse_height",
               "detected", "truth", "missed", "extra", "warnings", "errors", "samples", "wall_s")
 
@@ -436,20 +437,22 @@ class _Watcher:
 
 
 def _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_ms, collapses,
-                   mistakes, adc, told):
+                   mistakes, adc, told, tilt_mg):
     from .table import Table
 
     app = fw("app")
     detector = fw("detector")
-    table = Table(seed=seed, sps=sps, accel=accel, adc=adc)
+    table = Table(seed=seed, sps=sps, accel=accel, adc=adc, tilt_mg=tilt_mg)
     learned = table.calibration(told)
+    # The board hands a tilt switch standing in to its detector as one (referee.board).
+    motion = detector.TILT if tilt_mg is not None else accel
 
     def make_detector(cal, sps, accel):
         # The calibration the board would have learned on this table (with its errors).
         return detector.Detector(learned, sps=sps, accel=accel)
 
     # root=None: the Referee keeps its game log in memory (ref.log_lines) instead of on flash.
-    ref = app.Referee(root=None, sps=sps, accel=accel, t_ms=0, make_detector=make_detector)
+    ref = app.Referee(root=None, sps=sps, accel=motion, t_ms=0, make_detector=make_detector)
     bots = Bots(table, players, seed=seed, game=lambda: ref.game, side=side,
                 collapses=collapses, mistakes=mistakes)
     table.players, table.first, table.side = players, bots.first, side
@@ -475,7 +478,7 @@ def _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_
                 press(t, button_name(inp))
             feed(t, raw, ax, ay, az)
             if rows is not None:
-                rows.append((t, raw, ax, ay, az, inp) if accel else (t, raw, None, None, None, inp))
+                rows.append((t, raw, ax, ay, az, inp) if motion else (t, raw, None, None, None, inp))
             if t >= bots._wake:
                 step(t)
         if view is not None:
@@ -501,7 +504,7 @@ def _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_
     result = _result(g, bots, table.truth, watch.detected, ref.log_lines or [], samples, wall0,
                      watch.end_ms, t - t0,
                      dict(seed=seed, players=players, side=side, sps=sps, accel=accel,
-                          mode="firmware"))
+                          tilt_mg=tilt_mg, mode="firmware"))
     result.warnings = watch.warnings
     result.errors = watch.errors
     if rows is not None:
@@ -538,7 +541,8 @@ def _result(g, bots, truth, detected, log_lines, samples, wall0, end_ms, last_ms
     warnings = sum(1 for line in log_lines if '"warning"' in line)
     return GameResult(
         seed=setup["seed"], players=setup["players"], first=bots.first, side=setup["side"],
-        sps=setup["sps"], accel=setup["accel"], mode=setup["mode"], result=result,
+        sps=setup["sps"], accel=setup["accel"], tilt_mg=setup.get("tilt_mg"),
+        mode=setup["mode"], result=result,
         winners=winners, loser=loser, sim_ms=sim_ms, turns=bots.turns, floors=bots.floors,
         walls=bots.walls, collapsed=bots.collapsed, collapse_height=bots.collapse_floors,
         detected=dict(Counter(k for _, k in _expand(detected))),
@@ -584,7 +588,7 @@ def firmware_available():
 
 def play_game(players=4, seed=1, sps=80, accel=True, side="easy", speed=None, view=None,
               renderer=None, trace=False, mode="auto", max_sim_ms=MAX_SIM_MS, collapses=True,
-              mistakes=True, adc="sinc1", told=None):
+              mistakes=True, adc="sinc1", told=None, tilt_mg=None):
     """Play one whole game and return its :class:`GameResult`.
 
     ``speed``: None = as fast as possible, else simulated seconds per wall second. ``view`` and
@@ -594,7 +598,13 @@ def play_game(players=4, seed=1, sps=80, accel=True, side="easy", speed=None, vi
     (Referee + Table), "ideal" (rules engine fed the truth) or "auto" (firmware when present).
     ``adc``: the table's converter filter (``rhinoref.table.ADC_MODELS``), firmware mode only;
     ``told``: what the board was told it is (``cal.adc``), by default the table's own.
+    ``tilt_mg``: a ball tilt switch that rolls at this acceleration stands in for the
+    accelerometer (``accel`` must be True: the switch is fitted in its place), firmware mode
+    only; the board's detector is told so (``detector.TILT``), as the board does.
     """
+    if tilt_mg is not None and not (accel and tilt_mg > 0):
+        raise ValueError("tilt_mg must be positive and stands in for the accelerometer "
+                         "(accel=True), not %r with accel=%r" % (tilt_mg, accel))
     if sps not in SPS_CHOICES:
         raise ValueError("sps must be 80 or 10, not %r" % (sps,))
     if not 2 <= players <= 5:
@@ -605,7 +615,7 @@ def play_game(players=4, seed=1, sps=80, accel=True, side="easy", speed=None, vi
     if mode == "ideal":
         return _play_ideal(players, seed, side, view, pacer, max_sim_ms, collapses, mistakes)
     return _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_ms,
-                          collapses, mistakes, adc, told)
+                          collapses, mistakes, adc, told, tilt_mg)
 
 
 def _batch_one(job):
@@ -614,7 +624,8 @@ def _batch_one(job):
 
 
 def play_batch(games, players=4, seed=1, sps=80, accel=True, side="easy", processes=None,
-               mode="auto", progress=None, vary_players=False, adc="sinc1", told=None):
+               mode="auto", progress=None, vary_players=False, adc="sinc1", told=None,
+               tilt_mg=None):
     """Play ``games`` games with seeds ``seed``, ``seed + 1``, ... ; a list of GameResult.
 
     ``processes``: worker processes (default: the CPU count, at most 2 per the target machine;
@@ -625,7 +636,7 @@ def play_batch(games, players=4, seed=1, sps=80, accel=True, side="easy", proces
     for i in range(games):
         n = players if not vary_players else 2 + (seed + i) % 4
         jobs.append(dict(players=n, seed=seed + i, sps=sps, accel=accel, side=side, mode=mode,
-                         adc=adc, told=told))
+                         adc=adc, told=told, tilt_mg=tilt_mg))
     if processes is None:
         processes = min(2, os.cpu_count() or 1)
     results = []

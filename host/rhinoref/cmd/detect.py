@@ -12,12 +12,15 @@ Each detected event prints as ``{"t_ms": ..., "event": "wall", "at_ms": ..., "gr
 the sample at which the detector decided, ``grams`` the settled load after it. Event names:
 wall, walls2, roof, rhino, rhino_lift, removed, collapse, bump, shift.
 
-With the game setup in the trace's metadata (``players``, ``first``, ``side``) the rules engine
-runs alongside, exactly as on the board: detected pieces and the trace's button presses
-(``symbol:skip`` ...) become referee inputs, the referee tells the detector when a Rhino Hero
-move is owed, and each event carries ``turn`` and ``owes_rhino`` (and ``warning`` when the
-referee counted it out of order). Without a setup, or with ``--no-rules``, the detector runs
-alone. A bad trace (junk lines, missing columns, no metadata or version) stops with an error
+With a game in the trace the board's own referee (``referee.app.Referee``) runs it, exactly
+as on the board: detected pieces and the trace's button presses (``symbol:skip`` ...) are its
+inputs (a symbol pressed before its roof settled is held for it, a roof left without one takes
+"none" when the window closes), it tells the detector when a Rhino Hero move is owed, and each
+event carries ``turn`` and ``owes_rhino`` (and ``warning`` when the referee counted it out of
+order). The game starts as the trace shows: seat presses then ``menu`` (recorded from the
+lobby, as ``rhinoref sim --trace`` writes), else the setup in the metadata (``players``,
+``first``, ``side``) from the first row. Without either, or with ``--no-rules``, the detector
+runs alone. A bad trace (junk lines, missing columns, no metadata or version) stops with an error
 naming the line (exit 2).
 """
 
@@ -86,55 +89,105 @@ def detect(tr, rules_on=True, inputs=False):
     detector = fw("detector")
     meta = tr.meta
     # (a ball tilt switch's trace: the detector's own mode for one, as on the board)
-    accel = detector.TILT if meta.get("accel") == "tilt" else tr.accel
-    det = detector.Detector(_Cal(meta), sps=meta["sps"], accel=accel)
-    game = None
-    if rules_on and "players" in meta:
-        rules = fw("rules")
-        try:
-            game = rules.Game(meta["players"], first=meta.get("first", 0), side=meta.get("side", "easy"))
-        except ValueError as err:
-            raise InputError("%s: game setup in the metadata: %s" % (tr.path, err)) from None
-    trace_mod = fw("trace")
-    names = detector.EVENT_NAMES
+    motion = detector.TILT if meta.get("accel") == "tilt" else tr.accel
+    cal = _Cal(meta)
+    start = _game_start(tr) if rules_on else None
+    if start is None:
+        return _detector_alone(tr, detector.Detector(cal, sps=meta["sps"], accel=motion), inputs)
+    return _with_referee(tr, cal, motion, start, inputs)
+
+
+def _game_start(tr):
+    """How the trace's game starts: "lobby" (seat presses, then the menu button: the board's
+    own start, recorded), a (players, first, side) setup from the metadata for a game in play
+    from the first row, or None (no game: the detector alone)."""
+    meta = tr.meta
+    seated = False
+    for row in tr.rows:
+        inp = row[5]
+        if not inp:
+            continue
+        if inp.startswith("seat:") and not inp.endswith(":long"):
+            seated = True
+        elif inp == "menu" and seated:
+            return "lobby"
+        elif inp.startswith("symbol:") and inp != "symbol:reverse":
+            break       # (reverse in the lobby turns the foundation over)
+    if "players" not in meta:
+        return None
+    players, first, side = meta["players"], meta.get("first", 0), meta.get("side", "easy")
+    rules = fw("rules")
+    try:
+        rules.Game(players, first, side)
+    except (ValueError, TypeError) as err:
+        raise InputError("%s: game setup in the metadata: %s" % (tr.path, err)) from None
+    return players, first, side
+
+
+def _detector_alone(tr, det, inputs):
+    names = fw("detector").EVENT_NAMES
     feed = det.feed
     for t, raw, ax, ay, az, inp in tr.rows:
         if ax is None:
             ax = ay = az = 0
         ev = feed(t, raw, ax, ay, az)
         if ev:
-            obj = {"t_ms": det.event_t_ms, "event": names[ev], "at_ms": t, "grams": round(det.grams, 2)}
-            if game is not None:
-                _to_rules(game, det, ev, detector, obj)
-            yield obj
+            yield {"t_ms": det.event_t_ms, "event": names[ev], "at_ms": t,
+                   "grams": round(det.grams, 2)}
+        if inp and inputs:
+            yield {"t_ms": t, "event": "input", "input": inp}
+
+
+def _with_referee(tr, cal, motion, start, inputs):
+    """The board's own referee (``referee.app.Referee``, its game log kept in memory) fed the
+    trace's samples and button presses as the board was: a symbol pressed before its roof
+    settled is held for it, a roof with no symbol takes "none" when the window closes, the
+    load is tared again as the game starts."""
+    app = fw("app")
+    detector = fw("detector")
+    trace_mod = fw("trace")
+    ref = app.Referee(root=None, sps=tr.meta["sps"], accel=motion, t_ms=0,
+                      make_detector=lambda _cal, sps, accel: detector.Detector(cal, sps=sps,
+                                                                                accel=accel))
+    if start != "lobby" and tr.rows:
+        players, first, side = start
+        ref.start_game(tr.rows[0][0], list(range(players)), first, side)
+    ref.pop_events()
+    sample = ref.sample
+    for t, raw, ax, ay, az, inp in tr.rows:
         if inp:
             if inputs:
                 yield {"t_ms": t, "event": "input", "input": inp}
-            if game is not None:
-                button = trace_mod.input_to_button(inp)
-                if button in ("none", "reverse", "skip", "draw", "double", "rhino"):
-                    game.apply(t, "symbol", symbol=button)
-                    det.expect_rhino(game.owes_rhino)
+            ref.press(t, trace_mod.input_to_button(inp))
+        if ax is None:
+            ax = ay = az = 0
+        sample(t, raw, ax, ay, az)
+        events = ref.pop_events()
+        if events:
+            yield from _detected(ref, events, t)
 
 
-_RULES_INPUT = {"wall": ("wall",), "walls2": ("wall", "wall"), "roof": ("roof",),
-                "rhino": ("rhino",), "collapse": ("collapse",)}
-
-
-def _to_rules(game, det, ev, detector, obj):
-    kinds = _RULES_INPUT.get(detector.EVENT_NAMES[ev])
-    if not kinds:
-        return
-    warnings = []
-    for kind in kinds:
-        status = game.apply(obj["t_ms"], kind)
-        if status != 0 and game.message:
-            warnings.append(game.message)
-    det.expect_rhino(game.owes_rhino)
-    obj["turn"] = game.turn
-    obj["owes_rhino"] = bool(game.owes_rhino)
-    if warnings:
-        obj["warning"] = "; ".join(warnings)
+def _detected(ref, events, t):
+    """The detector's events among the referee's (JSON lines), each with the game's turn and
+    owed move after it and the referee's word when it counted the piece out of order."""
+    out = []
+    for line in events:
+        ev = json.loads(line)
+        kind = ev.get("ev")
+        if kind == "detect":
+            out.append({"t_ms": ev["t_ms"], "event": ev["event"], "at_ms": t,
+                        "grams": round(ref.det.grams, 2)})
+        elif out and kind in ("input", "refused") and ev.get("src") == "sensor":
+            why = ev.get("warning") or ev.get("error")
+            if why:
+                last = out[-1]
+                last["warning"] = last["warning"] + "; " + why if "warning" in last else why
+    g = ref.game
+    for obj in out:
+        if g is not None:
+            obj["turn"] = g.turn
+            obj["owes_rhino"] = bool(g.owes_rhino)
+        yield obj
 
 
 def _simulate(args):
@@ -155,13 +208,12 @@ def _simulate(args):
                   tilt_mg=args.tilt_switch)
     table.players, table.first, table.side = 3, 0, "easy"
     owe = script_game(table, rng, collapse=rng.random() < 0.85)
-    # The referee's symbol presses: "rhino" when the script made a move owed, else "none".
+    # The symbol presses: "rhino" when the script made a move owed; a plain card has no button
+    # (the board enters "none" when its window closes or the next piece lands).
     owe_t = [t for t, _ in owe]
     roof_t = [t for t, n in table.truth if n == "roof"]
-    presses = []
-    for rt in roof_t:
-        sym = "rhino" if any(rt < o <= rt + 2500 for o in owe_t) else "none"
-        presses.append((rt + 600, "symbol:" + sym))
+    presses = [(rt + 600, "symbol:rhino") for rt in roof_t
+               if any(rt < o <= rt + 2500 for o in owe_t)]
     out = sys.stdout
     for line in trace_mod.header_lines(table.meta()):
         out.write(line + "\n")

@@ -14,6 +14,7 @@ rhinoref sim --players 5 --seed 7 --speed 1 # watch seed 7 in real time
 rhinoref sim --seed 7 --plain --log game.jsonl --trace trace.csv
 rhinoref sim --games 1000                   # batch: statistics of 1,000 games
 rhinoref sim --sps 10 --adc sinc4 --games 200   # an HX711 that spreads a change over four readings
+rhinoref sim --tilt-switch 100 --games 200  # the low-cost build: a ball tilt switch, no accelerometer
 """
 
 DEFAULT_TERMINAL_SPEED = 20.0
@@ -60,6 +61,9 @@ def add_arguments(parser):
                              "table's own, as a maker who checked it would have told it)")
     parser.add_argument("--no-accel", action="store_true",
                         help="no accelerometer: the detector's degraded mode")
+    parser.add_argument("--tilt-switch", type=int, default=None, metavar="MG",
+                        help="a ball tilt switch that rolls at MG milli-g instead of the "
+                             "accelerometer (the low-cost build; docs/detector.md)")
     parser.add_argument("--side", choices=("easy", "expert"), default="easy",
                         help="foundation side (default easy)")
     parser.add_argument("--plain", action="store_true",
@@ -83,6 +87,16 @@ def _check(args):
                          "--seed N (game k of a batch has seed SEED + k)")
     if args.processes is not None and args.processes < 1:
         raise InputError("--processes must be at least 1")
+    if args.tilt_switch is not None and (args.no_accel or args.tilt_switch <= 0):
+        raise InputError("--tilt-switch takes a positive MG and replaces the accelerometer; "
+                         "--no-accel has neither")
+
+
+def _motion(no_accel, tilt_mg):
+    """Words for a motion sensor other than the accelerometer: ", no accelerometer"."""
+    if tilt_mg is not None:
+        return ", %d mg tilt switch" % tilt_mg
+    return ", no accelerometer" if no_accel else ""
 
 
 def _converter(adc, told):
@@ -114,7 +128,7 @@ def _one(args, seed, players):
     mode = "ideal" if args.ideal else "auto"
     view = View(title="rhinoref sim", players=players, side=args.side)
     view.subtitle = "seed %d, %d players, %d SPS%s%s, %s" % (
-        seed, players, args.sps, "" if not args.no_accel else ", no accelerometer",
+        seed, players, args.sps, _motion(args.no_accel, args.tilt_switch),
         _converter(args.adc, args.told),
         "max speed" if speed is None else "%gx real time" % speed)
     if not args.json and not renderer.live:
@@ -123,7 +137,8 @@ def _one(args, seed, players):
         result = sim.play_game(players=players, seed=seed, sps=args.sps, accel=not args.no_accel,
                                side=args.side, speed=speed, view=None if args.json else view,
                                renderer=None if args.json else renderer,
-                               trace=bool(args.trace), mode=mode, adc=args.adc, told=args.told)
+                               trace=bool(args.trace), mode=mode, adc=args.adc, told=args.told,
+                               tilt_mg=args.tilt_switch)
     if args.log:
         _write(args.log, "\n".join(result.log_lines) + "\n")
     if args.trace:
@@ -211,7 +226,8 @@ def _batch(args, seed, players):
 
     results = sim.play_batch(args.games, players=players, seed=seed, sps=args.sps,
                              accel=not args.no_accel, side=args.side, processes=args.processes,
-                             mode=mode, progress=progress, adc=args.adc, told=args.told)
+                             mode=mode, progress=progress, adc=args.adc, told=args.told,
+                             tilt_mg=args.tilt_switch)
     if show:
         progress_console.print(" " * 30, end="\r")
     stats = sim.statistics(results)
@@ -220,6 +236,8 @@ def _batch(args, seed, players):
     stats["sps"] = args.sps
     stats["adc"] = args.adc
     stats["told"] = args.told or args.adc
+    stats["accel"] = not args.no_accel
+    stats["tilt_mg"] = args.tilt_switch
     stats["mode"] = results[0].mode if results else mode
     if args.json:
         print(json.dumps(stats, sort_keys=True, default=str))
@@ -232,8 +250,9 @@ def print_statistics(console, stats):
     from rich.table import Table
 
     n = stats["games"]
-    console.print("[bold]%d games[/bold], %d players, seeds %d..%d, %d SPS%s, %s" % (
+    console.print("[bold]%d games[/bold], %d players, seeds %d..%d, %d SPS%s%s, %s" % (
         n, stats["players"], stats["seed"], stats["seed"] + n - 1, stats["sps"],
+        _motion(not stats.get("accel", True), stats.get("tilt_mg")),
         _converter(stats.get("adc", "sinc1"), stats.get("told")),
         "firmware on the simulated table" if stats["mode"] == "firmware"
         else "rules engine fed the truth (no sensors)"))
