@@ -8,6 +8,7 @@ Usage::
     .venv/bin/python bench/bench_overlap.py --quick      # 5 games per cell, a smoke run
     .venv/bin/python bench/bench_overlap.py --sps 80 --games 100 -v
     .venv/bin/python bench/bench_overlap.py --adc sinc4        # the converter's other model
+    .venv/bin/python bench/bench_overlap.py --tilt-switch 100  # a ball tilt switch (or --no-accel)
 
 The scripted games of bench_detector.py play one thing at a time; here a disturbance strikes
 from 400 ms before an action ended to 800 ms after it (``rhinoref.scenarios.play_overlap``),
@@ -37,30 +38,35 @@ NEAR_MS = 400          # the mean is over the offsets within this of the action'
 
 
 def _one(job):
-    seed, action, disturbance, offset, sps, adc = job
-    r = play_overlap(seed, action, disturbance, offset, sps=sps, adc=adc)
+    seed, action, disturbance, offset, sps, adc, motion = job
+    r = play_overlap(seed, action, disturbance, offset, sps=sps, adc=adc,
+                     accel=motion is not False, tilt_mg=motion if motion else None)
     misjudged = 0 if r.false_collapses else r.placements - r.placements_ok
     return job, r.false_collapses > 0, misjudged
 
 
-def run(sps, games, first, pool, verbose, adc="sinc1"):
-    """One rate's table; returns whether the control (no disturbance) was clean."""
-    jobs = [(seed, a, d, off, sps, adc) for a in OVERLAP_ACTIONS for d in DISTURBANCES
+def run(sps, games, first, pool, verbose, adc="sinc1", motion=None):
+    """One rate's table; returns whether the control (no disturbance) was clean. ``motion``:
+    None (the accelerometer), False (none: degraded mode) or a tilt switch's MG."""
+    jobs = [(seed, a, d, off, sps, adc, motion) for a in OVERLAP_ACTIONS for d in DISTURBANCES
             for off in OFFSETS_MS for seed in range(first, first + games)]
-    jobs += [(seed, a, None, 0, sps, adc) for a in OVERLAP_ACTIONS for seed in range(first, first + games)]
+    jobs += [(seed, a, None, 0, sps, adc, motion) for a in OVERLAP_ACTIONS
+             for seed in range(first, first + games)]
     t0 = time.perf_counter()
     out = pool.map(_one, jobs, chunksize=8)
     wall = time.perf_counter() - t0
     false = collections.Counter()
     misjudged = collections.Counter()
     bad = []
-    for (seed, a, d, off, _, _), fell, mis in out:
+    for (seed, a, d, off, _, _, _), fell, mis in out:
         false[(a, d, off)] += fell
         misjudged[(a, d)] += mis
         if fell or mis:
             bad.append((a, d, off, seed, "false collapse" if fell else "misjudged"))
-    print("== %d SPS, datasheet noise, accelerometer, %s converter: %d games per cell (seeds %d-%d),"
-          " %.0f s on the pool" % (sps, adc, games, first, first + games - 1, wall))
+    sensor = ("accelerometer" if motion is None else "no accelerometer" if motion is False
+              else "%d mg tilt switch" % motion)
+    print("== %d SPS, datasheet noise, %s, %s converter: %d games per cell (seeds %d-%d),"
+          " %.0f s on the pool" % (sps, sensor, adc, games, first, first + games - 1, wall))
     print("  games with a false collapse (%), by when the disturbance struck (ms after the action ended)")
     print("  %-11s %-6s" % ("action", "")
           + "".join("%6d" % off for off in OFFSETS_MS) + "   within %d ms  misjudged" % NEAR_MS)
@@ -91,12 +97,19 @@ def main(argv=None):
     ap.add_argument("-v", "--verbose", action="store_true", help="list the games that went wrong")
     ap.add_argument("--adc", default="sinc1", choices=ADC_MODELS,
                     help="the simulated converter's filter (default sinc1; docs/detector.md)")
+    ap.add_argument("--no-accel", action="store_true", help="degraded mode: no accelerometer")
+    ap.add_argument("--tilt-switch", type=int, metavar="MG",
+                    help="a ball tilt switch that rolls at MG milli-g instead of the accelerometer")
     args = ap.parse_args(argv)
+    if args.tilt_switch is not None and (args.no_accel or args.tilt_switch <= 0):
+        ap.error("--tilt-switch takes a positive MG and replaces the accelerometer; "
+                 "--no-accel has neither")
+    motion = args.tilt_switch if args.tilt_switch is not None else False if args.no_accel else None
     games = 5 if args.quick else args.games
     clean = True
     with multiprocessing.Pool(args.workers) as pool:
         for sps in (int(s) for s in args.sps.split(",")):
-            clean = run(sps, games, args.first, pool, args.verbose, args.adc) and clean
+            clean = run(sps, games, args.first, pool, args.verbose, args.adc, motion) and clean
     print("control clean" if clean else "CONTROL FAILED: a false collapse or a misjudged placement with no disturbance")
     return 0 if clean else 1
 

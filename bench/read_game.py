@@ -107,7 +107,8 @@ def play(seed, sps, bots, overlap=None, adc="sinc1", accel=True, tilt_mg=None):
         from rhinoref.scenarios import play_game, play_overlap
 
         if overlap:
-            r = play_overlap(seed, *overlap, sps=sps, accel=accel, keep_samples=True, adc=adc)
+            r = play_overlap(seed, *overlap, sps=sps, accel=accel, keep_samples=True, adc=adc,
+                             tilt_mg=tilt_mg)
         else:
             r = play_game(seed, sps=sps, accel=accel, keep_samples=True, adc=adc, tilt_mg=tilt_mg)
         truth = [(a["t"], a["name"]) for a in r.actions]
@@ -191,9 +192,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.bots and args.overlap:
         ap.error("--bots and --overlap name different games; give one")
-    if args.tilt_switch is not None and (args.overlap or not args.accel or args.tilt_switch <= 0):
-        ap.error("--tilt-switch takes a positive MG and reads a scripted or bots' game in place of "
-                 "the accelerometer (not with --no-accel or --overlap)")
+    if args.tilt_switch is not None and (not args.accel or args.tilt_switch <= 0):
+        ap.error("--tilt-switch takes a positive MG and replaces the accelerometer; "
+                 "--no-accel has neither")
     try:
         report(args.seed, args.sps, args.bots, args.t_from, args.t_to, trace=args.trace,
                overlap=args.overlap, adc=args.adc, accel=args.accel, tilt_mg=args.tilt_switch)

@@ -235,7 +235,7 @@ DISTURBANCES = ("knock", "bump")
 
 
 def play_overlap(seed, action, disturbance, offset_ms, sps=80, accel=True, noise="datasheet",
-                 keep_samples=False, adc="sinc1"):
+                 keep_samples=False, adc="sinc1", tilt_mg=None):
     """A short game with no collapse in which a ``disturbance`` ("knock", "bump" or None)
     strikes the table ``offset_ms`` after ``action`` (one of OVERLAP_ACTIONS) ended, or while
     it was under way (negative): a knock while a piece is taken back, a bump as Rhino Hero
@@ -247,13 +247,14 @@ def play_overlap(seed, action, disturbance, offset_ms, sps=80, accel=True, noise
     straightening the tower ("touch": timed from when it leaves); Rhino Hero's first set-down,
     owed ("rhino"); or, with him on the first roof and a second floor built, his lift for a
     move that is owed ("rhino_lift", timed from when he left the roof), then his set-down.
+    ``tilt_mg``: a ball tilt switch instead of the accelerometer, as for ``play_game``.
     Returns the scored GameResult (``false_collapses``, ``placements_ok``, ``wrong``; with
     ``keep_samples``, as ``run_detector``'s)."""
     if action not in OVERLAP_ACTIONS:
         raise ValueError("action must be one of " + ", ".join(OVERLAP_ACTIONS))
     if disturbance not in DISTURBANCES + (None,):
         raise ValueError("disturbance must be one of %s or None" % ", ".join(DISTURBANCES))
-    table = Table(seed=seed, sps=sps, accel=accel, noise=noise, adc=adc)
+    table = Table(seed=seed, sps=sps, accel=accel, noise=noise, adc=adc, tilt_mg=tilt_mg)
     symbols = []
 
     def walls():
@@ -288,6 +289,8 @@ def play_overlap(seed, action, disturbance, offset_ms, sps=80, accel=True, noise
     if disturbance is not None:
         getattr(table, disturbance)(at_ms=max(0, t_act + offset_ms))
     table.idle(2500)
+    if tilt_mg is not None:
+        accel = fw("detector").TILT
     return run_detector(table, symbols, sps, accel, keep_samples)
 
 
