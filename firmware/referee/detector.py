@@ -770,8 +770,13 @@ class Detector:
             if pk > self._rpeak:
                 self._rpeak = self._rlow = pk
                 self._rise = 0
-                # (a hand's push, not a bump's inertia: the accelerometer quiet then)
-                self._rpk_q = self._acc_idle >= self._acc_hold and self._act_now <= self.acc_thr_mg
+                # (a hand's push, not a bump's inertia: the accelerometer quiet then; with
+                # a tilt switch at 80 SPS, the ball not rolling: overlap table, his lift with
+                # a bump 400 ms before it ended 57 -> 7 %. Not at 10 SPS, where a fall's
+                # landing taken for a hand's push decides it in time: scripted 2191.)
+                self._rpk_q = (self._acc_idle >= self._acc_hold and self._act_now <= self.acc_thr_mg
+                               and not (self._held is not None and not self._raw_win
+                                        and self._shaking()))
             if pk > self._hand and self._ndev > -self._margin:
                 # (a grip may last one conversion; an impact right after a fall is no grip)
                 self._hand_t = self._hand_ep_t = t
