@@ -110,6 +110,7 @@ class _TiltSwitchPin:
         from array import array
 
         self.mg = mg
+        self.rolled = False     # the ball rolled during the last sample's period
         self._handler = None
         self._xyz = array("i", (0, 0, 0))
         self._driver = fw("tiltswitch").TiltSwitch(self)
@@ -123,12 +124,14 @@ class _TiltSwitchPin:
 
     def read(self, t0, period, comps):
         """The driver's reading at the end of the period that began at ``t0``."""
+        self.rolled = False
         for k in range(1, 9):
             dx, dy, dz = _with_motion(comps, t0 + period * k / 8, 0.0, 0.0, 0.0)
             m = self.mg
             if not (-m < dx < m and -m < dy < m and -m < dz < m):
                 self._handler(self)     # off its contacts ...
                 self._handler(self)     # ... and back
+                self.rolled = True
                 break
         self._driver.read_into(self._xyz)
         return self._xyz[0], self._xyz[1], self._xyz[2]
@@ -396,6 +399,12 @@ class Table:
     @property
     def rhino_on_tower(self):
         return self._now[2]
+
+    @property
+    def tilt_rolled(self):
+        """The tilt switch's ball rolled during the last sample's period (False without one):
+        what the virtual board drives its pin with (two edges, off its contacts and back)."""
+        return self._switch is not None and self._switch.rolled
 
     def _plan_rhino_on(self):
         return self._rhino_idx is not None and not self._rhino_off

@@ -19,6 +19,8 @@ mpremote connect /dev/pts/5 exec "print(1)"       # in another terminal
 rhinoref deploy --port /dev/pts/5
 rhinoref board --players 3 --seed 7 --speed 10  # bots play on the table, 10x real time
 rhinoref board --maker --no-accel               # then: rhinoref selftest --port /dev/pts/5
+rhinoref board --tilt-switch 100                # a ball tilt switch on GP18 instead of the
+                                                # MPU-6050 (deploy a pin map that wires it)
 """
 
 
@@ -37,6 +39,13 @@ def add_arguments(parser):
                              "knows only what its calibration was told")
     parser.add_argument("--no-accel", action="store_true",
                         help="no accelerometer on the I2C bus (the firmware's degraded mode)")
+    parser.add_argument("--tilt-switch", type=int, default=None, metavar="MG",
+                        help="a ball tilt switch that rolls at MG milli-g on GPIO --tilt-pin "
+                             "instead of the MPU-6050; the firmware uses it once its pin map "
+                             "says so (pins.TILT_SWITCH, docs/virtual-board.md)")
+    parser.add_argument("--tilt-pin", type=int, default=18, metavar="GPIO",
+                        help="with --tilt-switch: its GPIO (default 18, as hardware/pinmap.json "
+                             "suggests)")
     parser.add_argument("--players", type=int, default=0, metavar="N",
                         help="bot players (2-5) acting on the table and pressing buttons; "
                              "default 0: an idle table for manual tests")
@@ -60,7 +69,8 @@ def add_arguments(parser):
 def _table(args):
     from ..table import Table
 
-    return Table(seed=args.seed, sps=args.sps, accel=not args.no_accel, adc=args.adc)
+    return Table(seed=args.seed, sps=args.sps, accel=not args.no_accel, adc=args.adc,
+                 tilt_mg=args.tilt_switch)
 
 
 def run(args) -> int:
@@ -74,6 +84,11 @@ def run(args) -> int:
         raise InputError("--romfs must be a multiple of 4 KB (flash erase blocks), or 0")
     if args.speed < 0:
         raise InputError("--speed must be 0 (as fast as possible) or more")
+    if args.tilt_switch is not None and (args.no_accel or args.tilt_switch <= 0):
+        raise InputError("--tilt-switch takes a positive MG and replaces the accelerometer; "
+                         "--no-accel has neither")
+    if args.tilt_switch is not None and not 0 <= args.tilt_pin <= 28:
+        raise InputError("--tilt-pin must be a GPIO 0-28")
     table = _table(args)
     driver = maker = None
     if args.players:
@@ -87,7 +102,9 @@ def run(args) -> int:
         driver = maker = Maker(table, seed=args.seed, then=driver)
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     vb = VirtualBoard(flash_dir=args.flash, speed=args.speed, table=table,
-                      driver=driver, accel=not args.no_accel, sps=args.sps, seed=args.seed,
+                      driver=driver, sps=args.sps, seed=args.seed,
+                      accel=not args.no_accel and args.tilt_switch is None,
+                      tilt_pin=args.tilt_pin if args.tilt_switch is not None else None,
                       heap_kb=args.heap, log=log, hx711=not args.no_hx711,
                       romfs_kb=romfs_kb)
     if maker is not None:

@@ -68,7 +68,7 @@ def default_heap_kb(romfs_kb=ROMFS_KB):
 
 
 CAP = 64  # records per batch; must match vb_hw.CAP
-_REC = 7
+_REC = 8  # int64 fields per record; must match vb_hw._REC
 _REPLY_S = 16 + CAP * _REC * 8
 # The reply to a sample fetch that carries a Ctrl-C instead of samples (vb_hw._took_batch).
 INTERRUPTED_REPLY = struct.pack("<q", -1) + bytes(_REPLY_S - 8)
@@ -94,6 +94,9 @@ class VirtualBoard:
         None for an idle one.
     driver: called with the table time before each sample is used (bots acting on the table).
     accel: whether the MPU-6050 is on the I2C bus.
+    tilt_pin: the GPIO a ball tilt switch is wired to (the firmware finds it there when its
+        pin map says so: ``pins.TILT_SWITCH``), driven by the table's switch
+        (``Table(tilt_mg=)``: two edges when its ball rolled); None for none.
     hx711: False for a dead HX711 (no conversion ever comes: DOUT never goes low).
     heap_kb: the MicroPython heap (a Pico has 192 KB; the board's own runtime modules and the
         ROMFS partition take some of it, see docs/virtual-board.md); None for the default.
@@ -105,7 +108,7 @@ class VirtualBoard:
 
     def __init__(self, flash_dir=None, speed=1.0, table=None, driver=None, accel=True,
                  sps=80, seed=1, heap_kb=None, log=None, on_frame=None, on_line=None,
-                 hx711=True, romfs_kb=ROMFS_KB, heap_probe=0):
+                 hx711=True, romfs_kb=ROMFS_KB, heap_probe=0, tilt_pin=None):
         exe = micropython_binary()
         if exe is None:
             raise RhinorefError(MICROPYTHON_MISSING)
@@ -117,6 +120,7 @@ class VirtualBoard:
         self.flash_dir = Path(flash_dir)
         self.speed = float(speed)
         self.accel = accel
+        self.tilt_pin = tilt_pin
         self.hx711 = hx711
         self.romfs_kb = romfs_kb
         self.heap_probe = heap_probe
@@ -278,6 +282,7 @@ class VirtualBoard:
             "i2c": [p.I2C_ID, p.I2C_SDA, p.I2C_SCL] if p else [0, 4, 5],
             "accel_addr": (getattr(p, "ACCEL_ADDR", 0x68) if p else 0x68) if self.accel else None,
             "led_pin": p.LED_DATA if p else 22,
+            "tilt_pin": -1 if self.tilt_pin is None else self.tilt_pin,
             "unique_id": (b"\xe6\x61\x38\x52" + seed_id).hex(),
             "accel_now": list(self.feed.accel_now()),
         }

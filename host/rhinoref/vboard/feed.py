@@ -6,8 +6,10 @@ Usage::
     feed = TableFeed(Table(seed=1, sps=80), buttons={"seat0": 6, ...})
     recs, horizon_us = feed.records(t_until_us=500_000, min_count=1, fill=False)
 
-One record per HX711 conversion: ``(t_us, raw, ax, ay, az, gpio, hold_ms)`` in board time;
-``gpio`` is -1 or the GPIO of a button pressed at that instant (held ``hold_ms``). Button
+One record per HX711 conversion: ``(t_us, raw, ax, ay, az, gpio, hold_ms, rolled)`` in board
+time; ``gpio`` is -1 or the GPIO of a button pressed at that instant (held ``hold_ms``);
+``rolled`` is 1 when the table's ball tilt switch (``Table(tilt_mg=)``) rolled during the
+conversion, else 0 (the board pulses its pin, when it has one, off and back). Button
 presses come from the table's input column (``Table.press`` or the bots) and from
 ``press()``. A ``driver`` (for example the bot players) is stepped once per sample with the
 table time and may queue actions on the table.
@@ -91,13 +93,14 @@ class TableFeed:
     def _pull(self):
         if self._ahead is None:
             s = self.table.next_sample()
+            rolled = 1 if getattr(self.table, "tilt_rolled", False) else 0
             if self.driver is not None:
                 self.driver(s[0])
-            self._ahead = s
+            self._ahead = s + (rolled,)
         return self._ahead
 
     def _record(self, s):
-        t_ms, raw, ax, ay, az, inp = s
+        t_ms, raw, ax, ay, az, inp, rolled = s
         gpio, hold = -1, 0
         name = None
         if inp:
@@ -109,7 +112,7 @@ class TableFeed:
             gpio = self.buttons.get(button, -1)
             if gpio < 0:
                 self.log("vboard: no button %r on this board" % name)
-        return ((t_ms - self.offset_ms) * 1000, raw, ax, ay, az, gpio, hold)
+        return ((t_ms - self.offset_ms) * 1000, raw, ax, ay, az, gpio, hold, rolled)
 
     def records(self, t_until_us, min_count, fill, cap):
         """Records up to board time t_until_us, plus at least min_count more (up to cap

@@ -13,10 +13,12 @@
 # (speed > 0) it also follows the wall clock scaled by speed, and waits really sleep.
 #
 # Samples. The host's simulated table answers "S" requests with fixed-size batches of records
-# (t_us, raw, ax, ay, az, gpio, hold_ms), all records up to a horizon. A record with gpio >= 0
-# is a button press: the pin reads 0 from t_us for hold_ms. Records feed the HX711 state
-# machine's RX FIFO (4 deep, 8 with fifo_join: a full FIFO loses conversions, as the PIO
-# stalls), the accelerometer's output registers, and the button pins.
+# (t_us, raw, ax, ay, az, gpio, hold_ms, rolled), all records up to a horizon. A record with
+# gpio >= 0 is a button press: the pin reads 0 from t_us for hold_ms. Records feed the HX711
+# state machine's RX FIFO (4 deep, 8 with fifo_join: a full FIFO loses conversions, as the PIO
+# stalls), the accelerometer's output registers, the button pins, and a ball tilt switch's
+# pin (when the board has one: low at rest, the ball on its contacts; rolled = 1 lets it go
+# high and back, two edges at t_us).
 #
 # Ctrl-C. While code runs, the host answers the next sample fetch with a count of -1 instead
 # of records, and _took_batch raises KeyboardInterrupt: at a safe point, as on a Pico. Code
@@ -30,7 +32,7 @@ import sys
 import time as _rt
 from micropython import const
 
-_REC = const(7)  # int64 fields per record
+_REC = const(8)  # int64 fields per record
 CAP = const(64)  # records per batch
 _QUANTUM = const(10)  # us of simulated CPU time per clock read in fast mode
 _REPLY_S = 16 + CAP * _REC * 8
@@ -425,12 +427,13 @@ accel = array.array("i", bytes(12))  # latest ax, ay, az in milli-g
 i2c_bus = None  # (id, sda, scl) of the accelerometer's bus, or None
 accel_addr = -1
 led_pin = -1
+tilt_pin = -1  # GPIO of a ball tilt switch (VirtualBoard(tilt_pin=)), or -1
 unique = b"\0" * 8
 lost = False
 
 
 def _setup(cfg):
-    global hx_dout, hx_sck, i2c_bus, accel_addr, led_pin, unique, heap_probe
+    global hx_dout, hx_sck, i2c_bus, accel_addr, led_pin, unique, heap_probe, tilt_pin
     import binascii
 
     heap_probe = cfg.get("heap_probe", 0)
@@ -442,6 +445,9 @@ def _setup(cfg):
         i2c_bus = tuple(cfg["i2c"])
         accel_addr = cfg["accel_addr"]
     led_pin = cfg["led_pin"]
+    tilt_pin = cfg.get("tilt_pin", -1)
+    if tilt_pin >= 0:
+        ext[tilt_pin] = 0  # a ball switch upright is closed: its pin reads low at rest
     # The accelerometer samples on its own: its registers hold data from the start.
     a = cfg.get("accel_now") or (0, 0, 0)
     accel[0], accel[1], accel[2] = a[0], a[1], a[2]
@@ -464,6 +470,10 @@ def _record(rec, base):
         t = rec[base]
         _set_ext(g, 0, t)
         schedule(t + rec[base + 6] * 1000, 0, g)
+    if rec[base + 7] and tilt_pin >= 0:
+        # The ball rolled off its contacts (the pull-up wins) and back during this conversion.
+        _set_ext(tilt_pin, 255, rec[base])
+        _set_ext(tilt_pin, 0, rec[base])
 
 
 def fifo_get():
