@@ -94,5 +94,20 @@ def test_a_degraded_mode_game_is_read_with_no_accelerometer(capsys):
     samples = [line.split() for line in text.splitlines() if line[:1] == " "]
     assert samples and all(s[-3:] == ["0", "0", "0"] for s in samples)
     with pytest.raises(SystemExit):
-        read_game.main(["237", "--bots", "--no-accel"])
+        read_game.main(["237", "--tilt-switch", "100", "--no-accel"])
     assert "--no-accel" in capsys.readouterr().err
+
+
+def test_a_bots_game_is_read_with_a_tilt_switch():
+    # Bots' game 38 at 80 SPS with a 100 mg switch (session 41): a roof gripped again and
+    # taken back, read as a fall (degraded mode's rules; _grip_lift wants an accelerometer),
+    # before the tower's own fall; the switch's readings at rest (0, 0, 1000).
+    out = io.StringIO()
+    decisions = read_game.report(38, 80, bots=True, t_from=276800, t_to=278300, out=out,
+                                 tilt_mg=100)
+    text = out.getvalue()
+    assert text.startswith("bots' game 38 at 80 SPS, 100 mg tilt switch:"), text
+    assert "truth  278111 removed" in text and "event  278051 collapse" in text, text
+    assert [d[0] for d in decisions] == [278077, 356086], decisions
+    samples = [line.split() for line in text.splitlines() if line[:1] == " "]
+    assert samples and all(s[-3:] == ["0", "0", "1000"] for s in samples)

@@ -202,8 +202,8 @@ def test_rhinoref_board_with_a_maker_and_a_dead_hx711(flash_image, tmp_path, cap
             if "did not reply" not in err:
                 break
         assert code == 1, out + err
-        assert "[FAIL] HX711 load-cell amplifier: no reading within 2 s" in out
-        assert "[ok]   button MENU (GP16): pressed" in out  # the maker pressed every button
+        assert "[FAIL] HX711 load-cell amplifier: no reading within 2 s" in out, out + err
+        assert "[ok]   button MENU (GP16): pressed" in out, out + err  # the maker pressed each
     finally:
         proc.terminate()
         proc.wait(10)
