@@ -1500,8 +1500,11 @@ class Detector:
         # A hand that brought a new piece (a wall and a push to set it) is not lifting Rhino
         # Hero or taking one back (a grip to lift a piece presses little).
         # (10 SPS: a press reached with the table still; a bump's inertia shakes the table
-        # and is no hand: scripted 42528, a 5.45 g bump, then Rhino Hero lifted)
-        brought = self._rpeak >= self._w + self._push_c and (self._rpk_q or not self._raw_win)
+        # and is no hand: scripted 42528, a 5.45 g bump, then Rhino Hero lifted. With a
+        # tilt switch at 80 SPS too, the ball not rolling: overlap table, a take-back with a
+        # bump 400-100 ms before it ended 17-7 % -> 0-10 %.)
+        brought = self._rpeak >= self._w + self._push_c and (
+            self._rpk_q or (not self._raw_win and self._held is None))
         rh = 0
         if (self._rhino_on or self._rh_maybe) and (self._expect_rhino or self._owed_late
                                                     or (grabbed and not brought)):
