@@ -458,6 +458,11 @@ class Detector:
             # _sk0_t: when this shaking began.
             if t_ms - self._shake_t >= _TILT_HOLD_MS:
                 self._sk0_t = t_ms
+                if self._dip_n and self._rested_allowed():
+                    # (80 SPS) It began while the level rested at what may be lifted: a bump
+                    # as the hand leaves with Rhino Hero or the piece, no landing (_jolt -1 as
+                    # with an accelerometer); a fall it seems to make is held (_collapsed).
+                    self._jolt = -1
             self._shake_t = t_ms
             if t_ms - self._last_bump > self.bump_gap_ms:
                 self._last_bump = t_ms
@@ -545,9 +550,11 @@ class Detector:
         held = self._held
         if held is not None and held != _NEVER and not self._shaking():
             # (tilt switch) The shaking is over: a fall held through it stands if the load is
-            # still down past the margin; else it was the shake's own swing.
+            # still down past the margin (past what may be lifted, when something may be);
+            # else it was the shake's own swing.
             self._held = _NEVER
-            if self._state == _BUSY and y - self._base < -self._margin:
+            m = self._cthr if self._al_rh or self._al_take else self._margin
+            if self._state == _BUSY and y - self._base < -m:
                 self._dip_t = held
                 self._collapsed()
         self._episode(tm, y, n)
@@ -838,14 +845,17 @@ class Detector:
 
     def _collapsed(self):
         if (self._held is not None and self._shaking()
-                and self._sk0_t - self._dip_t <= (1500 if self._raw_win else 500) // self.sps):
+                and (self._sk0_t - self._dip_t <= (1500 if self._raw_win else 500) // self.sps
+                     or self._jolt == -1)):
             # (tilt switch) The table shook first: the ball rolled by the fall's onset as the
             # rule dates it, most often the last sample the load was still up (10 SPS: by
             # the next one, whose conversion the swing moved and during which the ball
             # rolled), with half a period for the read's jitter. A bump's swing looks just
             # like a fall, and the switch cannot tell how hard the table shook: held until
-            # the shaking is over (see feed). A fall that the switch feels later, as cards
-            # land, is decided now.
+            # the shaking is over (see feed). So is one whose shaking began as the level
+            # rested at an allowance (_jolt -1, see feed: overlap table, his lift with a bump
+            # 100-200 ms after it 60/50 % -> 43/7 %). A fall that the switch feels later, as
+            # cards land, is decided now.
             if self._held == _NEVER:
                 self._held = self._dip_t
             return
