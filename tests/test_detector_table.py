@@ -1201,3 +1201,15 @@ def test_a_bump_after_rhino_heros_lift_that_rolls_the_tilt_switch_is_no_fall(see
 
     r = play_overlap(seed, "rhino_lift", "bump", 200, tilt_mg=100)
     assert r.false_collapses == 0 and r.placements_ok == r.placements, seed
+
+
+@pytest.mark.parametrize("seed", [14, 15, 16, 20])
+def test_a_take_back_during_a_bump_felt_by_the_accelerometer_is_no_fall(seed):
+    # The same overlap games as above with the accelerometer: the bump's swing that pushed the
+    # raw load past a wall and a push came with the table shaking, so it is no hand that
+    # brought a piece, and the take-back keeps its allowance (session 41: `brought` asks
+    # `_rpk_q` at 80 SPS too; before it these four games were false falls).
+    from rhinoref.scenarios import play_overlap
+
+    r = play_overlap(seed, "removed", "bump", -300)
+    assert r.false_collapses == 0 and r.placements_ok == r.placements, seed

@@ -1509,12 +1509,11 @@ class Detector:
         grabbed = self._dip_t - self._hand_t <= self.grab_ms
         # A hand that brought a new piece (a wall and a push to set it) is not lifting Rhino
         # Hero or taking one back (a grip to lift a piece presses little).
-        # (10 SPS: a press reached with the table still; a bump's inertia shakes the table
-        # and is no hand: scripted 42528, a 5.45 g bump, then Rhino Hero lifted. With a
-        # tilt switch at 80 SPS too, the ball not rolling: overlap table, a take-back with a
-        # bump 400-100 ms before it ended 17-7 % -> 0-10 %.)
-        brought = self._rpeak >= self._w + self._push_c and (
-            self._rpk_q or (not self._raw_win and self._held is None))
+        # A press reached with the table still: a bump's inertia shakes the table and is no
+        # hand (10 SPS: scripted 42528, a 5.45 g bump, then Rhino Hero lifted; 80 SPS since
+        # session 41: overlap table, a take-back with a bump 400-100 ms before it ended, with
+        # an accelerometer 20-17 % -> 17-0 %, with a tilt switch 17-7 % -> 0-10 %).
+        brought = self._rpeak >= self._w + self._push_c and self._rpk_q
         rh = 0
         if (self._rhino_on or self._rh_maybe) and (self._expect_rhino or self._owed_late
                                                     or (grabbed and not brought)):
