@@ -458,10 +458,14 @@ class Detector:
             # _sk0_t: when this shaking began.
             if t_ms - self._shake_t >= _TILT_HOLD_MS:
                 self._sk0_t = t_ms
-                if self._dip_n and self._rested_allowed():
-                    # (80 SPS) It began while the level rested at what may be lifted: a bump
-                    # as the hand leaves with Rhino Hero or the piece, no landing (_jolt -1 as
-                    # with an accelerometer); a fall it seems to make is held (_collapsed).
+                dr = self._base - self._ylast
+                if self._dip_n and not self._raw_win and (self._near_allow(dr, self._al_rh)
+                                                          or self._near_allow(dr, self._al_take)):
+                    # (80 SPS) It began with the level at what may be lifted: a bump as the
+                    # hand leaves with Rhino Hero or the piece, no landing (_jolt -1 as with
+                    # an accelerometer); a fall it seems to make is held (_collapsed). (Not
+                    # only once the level has rested there 100 ms, _rested_allowed: his lift
+                    # with a bump 100 ms after it 43 -> 10 %.)
                     self._jolt = -1
             self._shake_t = t_ms
             if t_ms - self._last_bump > self.bump_gap_ms:
@@ -852,10 +856,10 @@ class Detector:
             # the next one, whose conversion the swing moved and during which the ball
             # rolled), with half a period for the read's jitter. A bump's swing looks just
             # like a fall, and the switch cannot tell how hard the table shook: held until
-            # the shaking is over (see feed). So is one whose shaking began as the level
-            # rested at an allowance (_jolt -1, see feed: overlap table, his lift with a bump
-            # 100-200 ms after it 60/50 % -> 43/7 %). A fall that the switch feels later, as
-            # cards land, is decided now.
+            # the shaking is over (see feed). So is one whose shaking began with the level at
+            # an allowance (_jolt -1, see feed: overlap table, his lift with a bump 100-200 ms
+            # after it 60/50 % -> 10/7 %). A fall that the switch feels later, as cards land,
+            # is decided now.
             if self._held == _NEVER:
                 self._held = self._dip_t
             return
