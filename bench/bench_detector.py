@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from rhinoref.scenarios import play_game  # noqa: E402
 from rhinoref.firmware import fw  # noqa: E402
-from rhinoref.table import ADC_MODELS  # noqa: E402
+from rhinoref.table import ADC_MODELS, motion_words, tilt_switch_problem  # noqa: E402
 
 TARGET_P95 = {80: 150, 10: 400}
 
@@ -111,10 +111,8 @@ def run(games, sps, accel, noise, pool, verbose, first=1, adc="sinc1", told=None
     recall = 100.0 * len(hits) / collapses if collapses else 100.0
     p50, p95 = _pct(hits, 50), _pct(hits, 95)
     acc = 100.0 * ok / plc if plc else 100.0
-    motion = ("a tilt switch (%d mg)" % tilt_mg if tilt_mg is not None
-              else "accelerometer" if accel else "no accelerometer")
     label = "%d SPS, %s noise, %s, %s converter%s" % (
-        sps, noise, motion, adc,
+        sps, noise, motion_words(accel, tilt_mg), adc,
         "" if told is None else " (the board told %s)" % told)
     print("== %s: %d games (seeds %d-%d), %.0f simulated minutes, %d samples (%.0f s on the pool)"
           % (label, games, first, first + games - 1, sim_s / 60, samples, wall))
@@ -167,9 +165,8 @@ def main(argv=None):
     rates = [int(s) for s in args.sps.split(",")]
     noises = ["datasheet", "worse"] if args.noise == "both" else [args.noise]
     adcs = ADC_MODELS if args.adc == "both" else (args.adc,)
-    if args.tilt_switch is not None and (args.no_accel or args.tilt_switch <= 0):
-        ap.error("--tilt-switch takes a positive MG and replaces the accelerometer; "
-                 "--no-accel has neither")
+    if problem := tilt_switch_problem(args.tilt_switch, args.no_accel):
+        ap.error(problem)
     accel = not args.no_accel and args.tilt_switch is None
     all_met = True
     checked = False

@@ -31,7 +31,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "host"))
 
 from rhinoref.scenarios import DISTURBANCES, OVERLAP_ACTIONS, play_overlap  # noqa: E402
-from rhinoref.table import ADC_MODELS  # noqa: E402
+from rhinoref.table import ADC_MODELS, motion_words, tilt_switch_problem  # noqa: E402
 
 OFFSETS_MS = (-400, -300, -200, -100, 0, 100, 200, 300, 400, 800)
 NEAR_MS = 400          # the mean is over the offsets within this of the action's end
@@ -63,10 +63,9 @@ def run(sps, games, first, pool, verbose, adc="sinc1", motion=None):
         misjudged[(a, d)] += mis
         if fell or mis:
             bad.append((a, d, off, seed, "false collapse" if fell else "misjudged"))
-    sensor = ("accelerometer" if motion is None else "no accelerometer" if motion is False
-              else "%d mg tilt switch" % motion)
     print("== %d SPS, datasheet noise, %s, %s converter: %d games per cell (seeds %d-%d),"
-          " %.0f s on the pool" % (sps, sensor, adc, games, first, first + games - 1, wall))
+          " %.0f s on the pool" % (sps, motion_words(motion is not False, motion or None), adc,
+                                   games, first, first + games - 1, wall))
     print("  games with a false collapse (%), by when the disturbance struck (ms after the action ended)")
     print("  %-11s %-6s" % ("action", "")
           + "".join("%6d" % off for off in OFFSETS_MS) + "   within %d ms  misjudged" % NEAR_MS)
@@ -101,9 +100,8 @@ def main(argv=None):
     ap.add_argument("--tilt-switch", type=int, metavar="MG",
                     help="a ball tilt switch that rolls at MG milli-g instead of the accelerometer")
     args = ap.parse_args(argv)
-    if args.tilt_switch is not None and (args.no_accel or args.tilt_switch <= 0):
-        ap.error("--tilt-switch takes a positive MG and replaces the accelerometer; "
-                 "--no-accel has neither")
+    if problem := tilt_switch_problem(args.tilt_switch, args.no_accel):
+        ap.error(problem)
     motion = args.tilt_switch if args.tilt_switch is not None else False if args.no_accel else None
     games = 5 if args.quick else args.games
     clean = True

@@ -167,9 +167,7 @@ def play_game(seed, sps=80, accel=True, noise="datasheet", collapse_share=0.85, 
     symbols = []
     script_game(table, rng, collapse=rng.random() < collapse_share, accidents=accidents,
                 symbols=symbols)
-    if tilt_mg is not None:
-        accel = fw("detector").TILT
-    return run_detector(table, symbols, sps, accel, keep_samples, told)
+    return run_detector(table, symbols, sps, table.board_motion(), keep_samples, told)
 
 
 def run_detector(table, symbols, sps=80, accel=True, keep_samples=False, told=None):
@@ -289,9 +287,7 @@ def play_overlap(seed, action, disturbance, offset_ms, sps=80, accel=True, noise
     if disturbance is not None:
         getattr(table, disturbance)(at_ms=max(0, t_act + offset_ms))
     table.idle(2500)
-    if tilt_mg is not None:
-        accel = fw("detector").TILT
-    return run_detector(table, symbols, sps, accel, keep_samples)
+    return run_detector(table, symbols, sps, table.board_motion(), keep_samples)
 
 
 JUDGE_MS = 1000       # a placement is judged when the tower then stood this long before a collapse

@@ -41,9 +41,9 @@ class GameResult:
     """What one simulated game came to (``as_dict()`` for JSON)."""
 
     FIELDS = ("seed", "players", "first", "side", "sps", "accel", "tilt_mg", "mode", "result",
-              "winners",
-              "loser", "sim_ms", "turns", "floors", "walls", "collapsed", "collapse_height",
-              "detected", "truth", "missed", "extra", "warnings", "errors", "samples", "wall_s")
+              "winners", "loser", "sim_ms", "turns", "floors", "walls", "collapsed",
+              "collapse_height", "detected", "truth", "missed", "extra", "warnings", "errors",
+              "samples", "wall_s")
 
     def __init__(self, **kw):
         for name in self.FIELDS:
@@ -444,8 +444,7 @@ def _play_firmware(players, seed, sps, accel, side, view, pacer, trace, max_sim_
     detector = fw("detector")
     table = Table(seed=seed, sps=sps, accel=accel, adc=adc, tilt_mg=tilt_mg)
     learned = table.calibration(told)
-    # The board hands a tilt switch standing in to its detector as one (referee.board).
-    motion = detector.TILT if tilt_mg is not None else accel
+    motion = table.board_motion()
 
     def make_detector(cal, sps, accel):
         # The calibration the board would have learned on this table (with its errors).

@@ -72,6 +72,23 @@ PIECE_SD = 0.02                   # per-piece variation within a set
 
 COLLAPSE_KINDS = ("total", "partial", "on_platform", "roof_slide")
 ADC_MODELS = ("sinc1", "sinc4")   # the converter's filter: one conversion's mean, or four cascaded
+
+
+def tilt_switch_problem(tilt_mg, no_accel):
+    """What is wrong with a command line's ``--tilt-switch MG`` (with ``--no-accel``), for its
+    error; None when nothing is."""
+    if tilt_mg is not None and (no_accel or tilt_mg <= 0):
+        return ("--tilt-switch takes a positive MG and replaces the accelerometer; "
+                "--no-accel has neither")
+    return None
+
+
+def motion_words(accel, tilt_mg):
+    """How a table's motion is felt, in words: "accelerometer", "no accelerometer" or
+    "100 mg tilt switch"."""
+    if tilt_mg is not None:
+        return "%d mg tilt switch" % tilt_mg
+    return "accelerometer" if accel else "no accelerometer"
 SINC4_SUB = {80: 4, 10: 8}        # load instants per conversion for the sinc^4 model
 
 _NOISE = {
@@ -425,6 +442,12 @@ class Table:
     def busy(self):
         """True while queued actions have not all played out."""
         return self._cursor > self._t or bool(self._pending)
+
+    def board_motion(self):
+        """What the board tells its detector about motion sensing (``Detector(accel=)``):
+        ``detector.TILT`` for a tilt switch (``referee.board.make_referee``), else whether
+        an accelerometer is fitted."""
+        return fw("detector").TILT if self._switch is not None else self.accel
 
     def calibration(self, told=None):
         """The calibration the board would have learned: tare, a 100 g known mass and a few

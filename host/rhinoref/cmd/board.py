@@ -84,9 +84,10 @@ def run(args) -> int:
         raise InputError("--romfs must be a multiple of 4 KB (flash erase blocks), or 0")
     if args.speed < 0:
         raise InputError("--speed must be 0 (as fast as possible) or more")
-    if args.tilt_switch is not None and (args.no_accel or args.tilt_switch <= 0):
-        raise InputError("--tilt-switch takes a positive MG and replaces the accelerometer; "
-                         "--no-accel has neither")
+    from ..table import tilt_switch_problem
+
+    if problem := tilt_switch_problem(args.tilt_switch, args.no_accel):
+        raise InputError(problem)
     if args.tilt_switch is not None and not 0 <= args.tilt_pin <= 28:
         raise InputError("--tilt-pin must be a GPIO 0-28")
     table = _table(args)

@@ -115,13 +115,7 @@ def _game_start(tr):
             break       # (reverse in the lobby turns the foundation over)
     if "players" not in meta:
         return None
-    players, first, side = meta["players"], meta.get("first", 0), meta.get("side", "easy")
-    rules = fw("rules")
-    try:
-        rules.Game(players, first, side)
-    except (ValueError, TypeError) as err:
-        raise InputError("%s: game setup in the metadata: %s" % (tr.path, err)) from None
-    return players, first, side
+    return meta["players"], meta.get("first", 0), meta.get("side", "easy")
 
 
 def _detector_alone(tr, det, inputs):
@@ -151,7 +145,10 @@ def _with_referee(tr, cal, motion, start, inputs):
                                                                                 accel=accel))
     if start != "lobby" and tr.rows:
         players, first, side = start
-        ref.start_game(tr.rows[0][0], list(range(players)), first, side)
+        try:
+            ref.start_game(tr.rows[0][0], list(range(players)), first, side)
+        except (ValueError, TypeError) as err:
+            raise InputError("%s: game setup in the metadata: %s" % (tr.path, err)) from None
     ref.pop_events()
     sample = ref.sample
     for t, raw, ax, ay, az, inp in tr.rows:
@@ -194,9 +191,10 @@ def _simulate(args):
     """Play one scripted game on the simulated table and write its trace to stdout."""
     import random
 
-    if args.tilt_switch is not None and (args.no_accel or args.tilt_switch <= 0):
-        raise InputError("--tilt-switch takes a positive MG and replaces the accelerometer; "
-                         "--no-accel has neither")
+    from ..table import tilt_switch_problem
+
+    if problem := tilt_switch_problem(args.tilt_switch, args.no_accel):
+        raise InputError(problem)
 
     from ..scenarios import script_game
     from ..table import Table

@@ -87,16 +87,19 @@ def _check(args):
                          "--seed N (game k of a batch has seed SEED + k)")
     if args.processes is not None and args.processes < 1:
         raise InputError("--processes must be at least 1")
-    if args.tilt_switch is not None and (args.no_accel or args.tilt_switch <= 0):
-        raise InputError("--tilt-switch takes a positive MG and replaces the accelerometer; "
-                         "--no-accel has neither")
+    from ..table import tilt_switch_problem
+
+    if problem := tilt_switch_problem(args.tilt_switch, args.no_accel):
+        raise InputError(problem)
 
 
 def _motion(no_accel, tilt_mg):
     """Words for a motion sensor other than the accelerometer: ", no accelerometer"."""
-    if tilt_mg is not None:
-        return ", %d mg tilt switch" % tilt_mg
-    return ", no accelerometer" if no_accel else ""
+    from ..table import motion_words
+
+    if not no_accel and tilt_mg is None:
+        return ""
+    return ", " + motion_words(not no_accel, tilt_mg)
 
 
 def _converter(adc, told):
