@@ -76,6 +76,11 @@ def run(sps, games, first, pool, verbose, adc="sinc1", motion=None):
             mean = sum(c for c, n in zip(cells, near) if n) / sum(near)
             print("  %-11s %-6s" % (a, d) + "".join("%6.0f" % c for c in cells)
                   + "   %8.1f %%    %6d" % (mean, misjudged[(a, d)]))
+    n_dist = games * len(OVERLAP_ACTIONS) * len(DISTURBANCES) * len(OFFSETS_MS)
+    print("  in all: %d false collapses in %d games with a disturbance, %d placements misjudged"
+          % (sum(false[(a, d, off)] for a in OVERLAP_ACTIONS for d in DISTURBANCES
+                 for off in OFFSETS_MS), n_dist,
+             sum(misjudged[(a, d)] for a in OVERLAP_ACTIONS for d in DISTURBANCES)))
     control_false = sum(false[(a, None, 0)] for a in OVERLAP_ACTIONS)
     control_mis = sum(misjudged[(a, None)] for a in OVERLAP_ACTIONS)
     print("  control (no disturbance): %d false collapses, %d placements misjudged in %d games"
