@@ -385,6 +385,7 @@ class Detector:
     def feed(self, t_ms, raw, ax, ay, az):
         """One HX711 sample; returns an event code (NONE most of the time)."""
         # Accelerometer first: activity is the sum of deviations from the slow rest vector.
+        up = 0
         if self.accel:
             late = self._acc_late
             if late is not None:
@@ -415,6 +416,11 @@ class Detector:
             dz = az - (self._rz >> sh)
             self._act_now = ((dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)
                              + (dz if dz > 0 else -dz))
+            # (how much faster the table accelerates upwards than a reading ago, mg: the
+            # change projected on the rest vector, gravity, whichever way the part is
+            # mounted; / 1024 for / |rest|, about 1000 mg)
+            up = ((ax - pax) * (self._rx >> sh) + (ay - pay) * (self._ry >> sh)
+                  + (az - paz) * (self._rz >> sh)) >> 10
             self._pax = ax
             self._pay = ay
             self._paz = az
@@ -561,7 +567,7 @@ class Detector:
             if self._state == _BUSY and y - self._base < -m:
                 self._dip_t = held
                 self._collapsed()
-        self._episode(tm, y, n)
+        self._episode(tm, y, n, up)
         return self._pop()
 
     # -- events queue (preallocated) -------------------------------------------------------------
@@ -689,7 +695,7 @@ class Detector:
             self._rk = 0
             self._rprev = y
 
-    def _episode(self, t, y, n):
+    def _episode(self, t, y, n, up):
         base = self._base
         # Settle test: a window of medians whose range fits the band.
         v = n if self._raw_win else y
@@ -808,7 +814,7 @@ class Detector:
                     self._plat2 = _RAW_MAX
                 elif f2 > self._plat2:
                     self._plat2 = f2
-            if (self._check_collapse(t, d, dn) or self._landed(t, y, d, dn) or self._smash(dn)
+            if (self._check_collapse(t, d, dn, up) or self._landed(t, y, d, dn) or self._smash(dn)
                     or self._slide(dn) or self._onto_platform(dn)):
                 self._collapsed()
             self._ndev_tp = self._ndev_t    # the sample before the previous one
@@ -1106,13 +1112,28 @@ class Detector:
         episode's peak)? A steady hand still pressing lightly looks settled otherwise."""
         return step < self._min_place or self._relpk - step >= self._release
 
-    def _check_collapse(self, t, d, dn):
+    def _check_collapse(self, t, d, dn, up):
         if d > self._hand:
             self._hand_t = self._hand_ep_t = t
         # How long the level has been falling, sample after sample: a table's shaking swings
         # the load back within half a period (>= 8 Hz: 62 ms), a falling tower keeps going.
         # (one sample that is not a new low is forgiven: an impact's ringing, a late read)
-        if d < self._dlow - self._eps:
+        # (80 SPS) A run ends at once when the raw load swings back up with the table
+        # accelerating upwards, by more than an eighth of what that acceleration moves the
+        # platform and tower (the conversion's mean passes that much of an 8-25 Hz swing):
+        # a bump's inertia, whose first swing down had extended a hand's let-go into a "fall"
+        # (bench_overlap.py: a bump or a knock as the hand leaves a wall, a roof, a touch or a
+        # piece taken back, 18 of 3,600 games no longer a fall). Cards that strike the
+        # platform raise the load too, but with a jolt that is no such upward acceleration, or
+        # one far too strong for the little they raise it (scripted 1286, 1746, 2266: a run
+        # ended there was decided 25-90 ms later).
+        if (not self._raw_win and dn > self._ndev + self._band and up > self.acc_thr_mg
+                and (dn - self._ndev) << 3 > (self._kin * up) >> 6):
+            self._dec_n = 0
+            self._dec_miss = 0
+            self._dlow = d
+            self._rj = _NEVER
+        elif d < self._dlow - self._eps:
             self._dlow = d
             self._dec_n += 1
             self._dec_miss = 0
