@@ -418,7 +418,7 @@ def test_10sps_fall_after_a_rise_needs_a_hand_not_a_bump_or_a_take_back():
         g.idle(1500)
         g.floors(3)
         g.idle(900)
-        g.parts.append((g.t, g.t + 900, "bump", 300, 8.0, 200, 80.0))
+        g.parts.append((g.t, g.t + 900, "bump", -300, 8.0, 200, 80.0))   # (down first)
         g.idle(2500)
         ev, d = run(g, sps=10)
         assert names(ev, skip=()) == ["wall", "roof"] * 3 + ["bump"], (seed, ev)
@@ -438,12 +438,13 @@ def test_degraded_mode_without_accelerometer():
 
 
 def _bump_8hz_10sps():
-    """10 SPS, four floors, then a table bump at 8 Hz (200 mg): the load swings 20 g for
-    two conversions and more, which degraded mode cannot tell from a fall."""
+    """10 SPS, four floors, then a table bump at 8 Hz (200 mg, its first swing downwards):
+    the load swings 20 g for two conversions and more, which degraded mode cannot tell from a
+    fall."""
     g = Gen(seed=6, sps=10)
     g.idle(1500)
     g.floors(4)
-    g.bump(mg=200, hz=8.0)
+    g.bump(mg=-200, hz=8.0)
     g.idle(1500)
     return g
 

@@ -155,7 +155,7 @@ class Gen:
                     a = p[3] * math.exp(-dt / p[5]) * math.sin(2 * math.pi * p[4] * dt / 1000.0)
                     az += int(a)
                     ax += int(a * 0.5)
-                    f -= (p[6] + static) * a / 1000.0
+                    f += (p[6] + static) * a / 1000.0   # (the cell bears m (g + a): up with z)
                 elif kind == "dip":
                     x = dt / p[4]
                     f -= p[3] * x * x
