@@ -1272,3 +1272,18 @@ def test_cards_that_land_during_rhino_heros_lift_are_still_a_fall_felt_at_once()
     r = play_game(181, sps=80)
     assert r.false_collapses == 0, r.events
     assert r.collapse_latency_ms is not None and r.collapse_latency_ms <= 150, r.collapse_latency_ms
+
+
+@pytest.mark.parametrize("action,disturbance,seed", [
+    ("wall", "bump", 11), ("roof", "bump", 10), ("removed", "knock", 18), ("removed", "bump", 23),
+    ("touch", "knock", 10), ("rhino", "bump", 21)])
+def test_a_jolt_whose_load_moved_with_the_table_is_no_roof_ending_its_tipping(action, disturbance, seed):
+    # Overlap games at 80 SPS: a knock or a bump as the hand leaves. Its first reading in the
+    # hand's run of new lows had marked the end of a roof's tipping (round 70), and the raw
+    # load at the old level then made it a fall; the load's step there, less the step
+    # before it (the run's own fall), moved with the table's acceleration, a shake's
+    # inertia, so the run is a shake's (session 42; before it these six were false falls).
+    from rhinoref.scenarios import play_overlap
+
+    r = play_overlap(seed, action, disturbance, 0)
+    assert r.false_collapses == 0 and r.placements_ok == r.placements, (action, disturbance, seed)

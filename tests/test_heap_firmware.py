@@ -54,8 +54,10 @@ KB = 1024
 # newest level, not only after 100 ms of rest (13 bytes over 117.8 KB): 64-bit 117.9 KB. Moved
 # on purpose in session 42 (a bump's swing back ends the run of new lows at 80 SPS, no attribute:
 # 71 bytes over 117.9 KB here): 64-bit 118.0 KB; then a bump's swing with the table's
-# acceleration during a drop that may be lifted is no landing (64 bytes over 118.0 KB): 118.1 KB.
-BOOT_MAX = {64: int(118.1 * KB), 32: int(87.6 * KB)}
+# acceleration during a drop that may be lifted is no landing (64 bytes over 118.0 KB): 118.1 KB;
+# then the test made a method (``Detector._inertial``) and read for round 70's jolt too (58
+# bytes over 118.1 KB): 118.2 KB.
+BOOT_MAX = {64: int(118.2 * KB), 32: int(87.6 * KB)}
 # The same modules in place (ROMFS: only their objects on the heap), the reference configuration.
 # 64-bit: 59.9 KB at e462f5c, 54.7 KB after K2; 32-bit: 34.3 KB, 31.8 KB after K2. Moved on
 # purpose in session 20 (the detector's round 64: a 189th attribute and a branch, 52 bytes

@@ -58,14 +58,15 @@ def test_an_overlap_game_is_the_benchmarks_and_names_its_rule():
     # bench_overlap.py's cell "wall, bump at +0 ms", game 3 at 80 SPS: the bump as the hand
     # lets go swings the raw load 2.3 g under the old level, no deeper than a true fall
     # reaches, and the hand's run-of-new-lows rule calls it a collapse (a false collapse
-    # left: docs/detector-rounds.md, session 28).
+    # left: docs/detector-rounds.md, session 28; dated a sample later since session 42: the
+    # bump's first reading, a swing, no longer marks the end of a roof's tipping).
     from rhinoref.scenarios import play_overlap
 
     out = io.StringIO()
     decisions = read_game.report(3, 80, out=out, overlap=("wall", "bump", 0))
     text = out.getvalue()
     assert text.startswith("overlap wall, bump at +0 ms, game 3 at 80 SPS"), text
-    assert "truth    8192 bump" in text and "event    8217 collapse" in text, text
+    assert "truth    8192 bump" in text and "event    8228 collapse" in text, text
     assert "   8241     6.58   -7.53" in text, text
     assert [d[1] for d in decisions] == ["_check_collapse"], decisions
     assert play_overlap(3, "wall", "bump", 0).false_collapses == 1    # the bench counts it
