@@ -1277,7 +1277,8 @@ def test_cards_that_land_during_rhino_heros_lift_are_still_a_fall_felt_at_once()
 @pytest.mark.parametrize("action,disturbance,seed", [
     ("wall", "bump", 11), ("roof", "bump", 10), ("removed", "knock", 18), ("removed", "bump", 23),
     ("touch", "knock", 10), ("rhino", "bump", 21)])
-def test_a_jolt_whose_load_moved_with_the_table_is_no_roof_ending_its_tipping(action, disturbance, seed):
+def test_a_jolt_whose_load_moved_with_the_table_is_no_roof_ending_its_tipping(
+        action, disturbance, seed):
     # Overlap games at 80 SPS: a knock or a bump as the hand leaves. Its first reading in the
     # hand's run of new lows had marked the end of a roof's tipping (round 70), and the raw
     # load at the old level then made it a fall; the load's step there, less the step

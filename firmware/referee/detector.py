@@ -1121,14 +1121,12 @@ class Detector:
         # the load back within half a period (>= 8 Hz: 62 ms), a falling tower keeps going.
         # (one sample that is not a new low is forgiven: an impact's ringing, a late read)
         # (80 SPS) A run ends at once when the raw load swings back up with the table
-        # accelerating upwards, by more than an eighth of what that acceleration moves the
-        # platform and tower (the conversion's mean passes that much of an 8-25 Hz swing):
-        # a bump's inertia, whose first swing down had extended a hand's let-go into a "fall"
-        # (bench_overlap.py: a bump or a knock as the hand leaves a wall, a roof, a touch or a
-        # piece taken back, 17 of 3,600 games no longer a fall). Cards that strike the
-        # platform raise the load too, but with a jolt that is no such upward acceleration, or
-        # one far too strong for the little they raise it (scripted 1286, 1746, 2266: a run
-        # ended there was decided 25-90 ms later).
+        # accelerating upwards (_inertial): a bump's inertia, whose first swing down had
+        # extended a hand's let-go into a "fall" (session 42, bench_overlap.py: a bump or a
+        # knock as the hand leaves a wall, a roof, a touch or a piece taken back, 17 of 3,600
+        # games no longer a fall). Cards that strike the platform raise the load too, but not
+        # so (scripted 1286, 1746, 2266: a run ended on any rise with a jolt was decided
+        # 25-90 ms later).
         if not self._raw_win and dn > self._ndev and self._inertial(dn - self._ndev, up):
             self._dec_n = 0
             self._dec_miss = 0
@@ -1158,7 +1156,7 @@ class Detector:
         # 147 false collapses of 3,600).
         if (self._dec_n >= 2 and d > self._rb and not self._raw_win
                 and self._act_now >= self.acc_thr_mg + self.acc_floor_mg and self._rj == _NEVER):
-            self._rj = (_RAW_MAX if self._inertial(dn + self._ndev2 - self._ndev - self._ndev, up)
+            self._rj = (_RAW_MAX if self._inertial(dn - self._ndev - (self._ndev - self._ndev2), up)
                         else dn if dn < d else d)
         # How long the level has been below the rest band without a break (and the raw
         # samples' sum; capped: the test needs a few samples, sums stay small ints).
@@ -1312,10 +1310,8 @@ class Detector:
         if not self._raw_win and (self._al_rh or self._al_take) and self._jolt >= 0:
             # (80 SPS) A drop that may be legitimate (his lift, the piece just placed taken
             # back) with the raw load moving the way the table accelerates, down as it
-            # accelerates down or up as up, by more than an eighth of what that moves the
-            # platform and tower (see the run of new lows above): a bump's inertia, no cards
-            # landing (their impact moves the load against the jolt, or far less). As for
-            # a jolt felt at the allowance (-1), no landing for the rest of that shake
+            # accelerates down or up as up (_inertial): a bump's inertia, no cards landing.
+            # As for a jolt felt at the allowance (-1), no landing for the rest of that shake
             # (session 42, bench_overlap.py: his lift with a bump as the hand leaves 67 -> 20
             # %; in all 185 -> 156 false collapses of 3,600).
             if self._inertial(dn - self._ndev, up):
