@@ -416,11 +416,13 @@ class Detector:
             dz = az - (self._rz >> sh)
             self._act_now = ((dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)
                              + (dz if dz > 0 else -dz))
-            # (how much faster the table accelerates upwards than a reading ago, mg: the
-            # change projected on the rest vector, gravity, whichever way the part is
+            # (80 SPS: how much faster the table accelerates upwards than a reading ago, mg:
+            # the change projected on the rest vector, gravity, whichever way the part is
             # mounted; / 1024 for / |rest|, about 1000 mg. Nothing for a reading back at
-            # rest: the shaking is over, as after a jolt felt in a single reading.)
-            if self._act_now > self.acc_thr_mg:
+            # rest: the shaking is over, as after a jolt felt in a single reading. Not at 10
+            # SPS: readings 100 ms apart do not follow an 8-25 Hz swing. 0 = nothing to read,
+            # so the rules that read it cost nothing while the table is still; see _inertial.)
+            if self._act_now > self.acc_thr_mg and not self._raw_win:
                 up = ((ax - pax) * (self._rx >> sh) + (ay - pay) * (self._ry >> sh)
                       + (az - paz) * (self._rz >> sh)) >> 10
             self._pax = ax
@@ -1127,7 +1129,7 @@ class Detector:
         # games no longer a fall). Cards that strike the platform raise the load too, but not
         # so (scripted 1286, 1746, 2266: a run ended on any rise with a jolt was decided
         # 25-90 ms later).
-        if not self._raw_win and dn > self._ndev and self._inertial(dn - self._ndev, up):
+        if up and dn > self._ndev and self._inertial(dn - self._ndev, up):
             self._dec_n = 0
             self._dec_miss = 0
             self._dlow = d
@@ -1307,7 +1309,7 @@ class Detector:
                     self._jolt = 3 if self._raw_win and self._act_now > self.acc_thr_mg else 2
             elif not self._raw_win and not self._jolt and not self._rested_allowed():
                 self._jolt = 1
-        if not self._raw_win and (self._al_rh or self._al_take) and self._jolt >= 0:
+        if up and (self._al_rh or self._al_take) and self._jolt >= 0:
             # (80 SPS) A drop that may be legitimate (his lift, the piece just placed taken
             # back) with the raw load moving the way the table accelerates, down as it
             # accelerates down or up as up (_inertial): a bump's inertia, no cards landing.
