@@ -36,7 +36,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "host"))
 
 from rhinoref.firmware import fw  # noqa: E402
-from rhinoref.table import ADC_MODELS, motion_words, tilt_switch_problem  # noqa: E402
+from rhinoref.table import ADC_MODELS, motion_note, tilt_switch_problem  # noqa: E402
 
 # The Detector methods whose true result makes a collapse (see Detector._episode)
 RULES = ("_check_collapse", "_landed", "_smash", "_slide", "_onto_platform", "_slid_off")
@@ -136,7 +136,7 @@ def report(seed, sps, bots=False, t_from=None, t_to=None, out=sys.stdout, trace=
         kind = "bots'" if bots else "scripted"
     w("%s game %d at %d SPS%s%s: wall %.3f g, roof %.3f g, Rhino Hero %.3f g\n" % (
         kind, seed, sps, "" if adc == "sinc1" else " (%s converter)" % adc,
-        "" if accel and tilt_mg is None else ", " + motion_words(accel, tilt_mg),
+        motion_note(accel, tilt_mg),
         meta["wall_g"], meta["roof_g"], meta["rhino_g"]))
     for label, items in (("truth", truth), ("event", events)):
         for t, name in items:

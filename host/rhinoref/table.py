@@ -89,6 +89,14 @@ def motion_words(accel, tilt_mg):
     if tilt_mg is not None:
         return "%d mg tilt switch" % tilt_mg
     return "accelerometer" if accel else "no accelerometer"
+
+
+def motion_note(accel, tilt_mg):
+    """The same as a note after a game's title, only when it is not the accelerometer:
+    "", ", no accelerometer" or ", 100 mg tilt switch"."""
+    return "" if accel and tilt_mg is None else ", " + motion_words(accel, tilt_mg)
+
+
 SINC4_SUB = {80: 4, 10: 8}        # load instants per conversion for the sinc^4 model
 
 _NOISE = {

@@ -93,15 +93,6 @@ def _check(args):
         raise InputError(problem)
 
 
-def _motion(no_accel, tilt_mg):
-    """Words for a motion sensor other than the accelerometer: ", no accelerometer"."""
-    from ..table import motion_words
-
-    if not no_accel and tilt_mg is None:
-        return ""
-    return ", " + motion_words(not no_accel, tilt_mg)
-
-
 def _converter(adc, told):
     """Words for a converter other than the default, told as it is: ", sinc4 HX711 (board told
     unknown)"; "" for sinc1 told sinc1."""
@@ -122,6 +113,7 @@ def run(args):
 def _one(args, seed, players):
     from .. import sim
     from ..render import View, make_renderer
+    from ..table import motion_note
 
     renderer = make_renderer(plain=True if (args.plain or args.json) else None)
     if args.speed is None:
@@ -131,7 +123,7 @@ def _one(args, seed, players):
     mode = "ideal" if args.ideal else "auto"
     view = View(title="rhinoref sim", players=players, side=args.side)
     view.subtitle = "seed %d, %d players, %d SPS%s%s, %s" % (
-        seed, players, args.sps, _motion(args.no_accel, args.tilt_switch),
+        seed, players, args.sps, motion_note(not args.no_accel, args.tilt_switch),
         _converter(args.adc, args.told),
         "max speed" if speed is None else "%gx real time" % speed)
     if not args.json and not renderer.live:
@@ -252,10 +244,12 @@ def _batch(args, seed, players):
 def print_statistics(console, stats):
     from rich.table import Table
 
+    from ..table import motion_note
+
     n = stats["games"]
     console.print("[bold]%d games[/bold], %d players, seeds %d..%d, %d SPS%s%s, %s" % (
         n, stats["players"], stats["seed"], stats["seed"] + n - 1, stats["sps"],
-        _motion(not stats.get("accel", True), stats.get("tilt_mg")),
+        motion_note(stats.get("accel", True), stats.get("tilt_mg")),
         _converter(stats.get("adc", "sinc1"), stats.get("told")),
         "firmware on the simulated table" if stats["mode"] == "firmware"
         else "rules engine fed the truth (no sensors)"))
