@@ -101,9 +101,10 @@ for name in sys.argv[3].split(","):
 BOOT = r'''
 import gc, sys
 sys.path.insert(0, sys.argv[1])
-import machine, json, os, select, binascii
+import machine, json, os, select, binascii, micropython
 from array import array
 gc.collect()
+micropython.qstr_info()
 base = gc.mem_alloc()
 # main.py's imports before board.main(): the deploy journal and the pin map
 f = open(sys.argv[2])
@@ -114,6 +115,7 @@ board._load()
 for name in sys.argv[4].split(","):
     __import__("referee." + name)
 gc.collect()
+micropython.qstr_info()
 print("boot", gc.mem_alloc() - base, ",".join(sorted(k[8:] for k in sys.modules
                                                      if k.startswith("referee."))))
 from referee import app, calibration, detector
@@ -173,8 +175,14 @@ def romfs_image(fw, tmp):
     return img if r.returncode == 0 and img.exists() else None
 
 
-def run_mp(exe, *args):
-    r = subprocess.run([exe, *HEAP_ARGS, *args], capture_output=True, text=True, timeout=120)
+def run_mp(exe, cwd, *args):
+    """Run MicroPython in ``cwd`` with paths relative to it: a module's file name is kept on the
+    heap (``__file__``, a qstr), so an absolute path would make the figures depend on where the
+    temporary folder is (pytest's, CI's) and could tip the qstr pool into another block."""
+    script = (Path(cwd) / args[0]).read_text()
+    env = dict(os.environ, MICROPYPATH=".frozen")
+    r = subprocess.run([exe, *HEAP_ARGS, "-c", script, *args[1:]], capture_output=True,
+                       text=True, timeout=120, cwd=str(cwd), env=env)
     if r.returncode:
         raise SystemExit("MicroPython failed:\n" + r.stdout + r.stderr)
     return r.stdout
@@ -214,19 +222,19 @@ def measure(tmp, exe=None):
     (tmp / "boot.py").write_text(BOOT)
     fig = {"order": order, "file": {}, "romfs": {}, "obj": [], "bits": word_bits(exe),
            "mpy": {n: (fw / "referee" / (n + ".mpy")).stat().st_size for n in names}}
-    read_modules(run_mp(exe, str(tmp / "modules.py"), "-", str(fw), ",".join(order)), fig, "file")
+    read_modules(run_mp(exe, tmp, "modules.py", "-", "fw", ",".join(order)), fig, "file")
     img = romfs_image(fw, tmp)
     if img is not None:
         mach = tmp / "mach"
         mach.mkdir()
         (mach / "machine.py").write_text(FAKE_MACHINE)
-        read_modules(run_mp(exe, str(tmp / "modules.py"), str(img), str(mach), ",".join(order)),
+        read_modules(run_mp(exe, tmp, "modules.py", img.name, "mach", ",".join(order)),
                      fig, "romfs")
     flash = tmp / "flash"
     flash.mkdir()
     (tmp / "prelude.py").write_text(main_py_prelude())
-    for line in run_mp(exe, str(tmp / "boot.py"), str(fw), str(tmp / "prelude.py"),
-                       str(flash), ",".join(HARDWARE_MODULES)).splitlines():
+    for line in run_mp(exe, tmp, "boot.py", "fw", "prelude.py", "flash",
+                       ",".join(HARDWARE_MODULES)).splitlines():
         p = line.split()
         if p[0] == "boot":
             fig["boot"] = (int(p[1]), p[2].split(","))
