@@ -223,7 +223,14 @@ class Detector:
         # lift the way a slide splits, and they would call a fall in a fifth of the games.
         # Not known: not used (docs/detector.md, "The converter's filter").
         adc = getattr(cal, "adc", "unknown")
-        self._one_conv = self._raw_win and adc == "sinc1"
+        # _conv, what the converter's filter lets the rules assume: 1, a reading is its own
+        # conversion's mean (10 SPS, told sinc1: those rules); 4, a reading tells of the load a
+        # conversion and a half later than that (80 SPS, told sinc4: _check_collapse leads a
+        # falling reading); 0, neither.
+        if self._raw_win:
+            self._conv = 1 if adc == "sinc1" else 0
+        else:
+            self._conv = 4 if adc == "sinc4" else 0
         # (10 SPS, a converter known to be sinc^4) A reading then tells of the load a
         # conversion or two later than the mean of its own would, while the accelerometer is
         # read at an instant: its readings are taken one conversion late (see feed), so that a
@@ -1160,6 +1167,15 @@ class Detector:
                 and self._act_now >= self.acc_thr_mg + self.acc_floor_mg and self._rj == _NEVER):
             self._rj = (_RAW_MAX if self._inertial(dn - self._ndev - (self._ndev - self._ndev2), up)
                         else dn if dn < d else d)
+        if self._conv == 4 and dn < self._ndev <= self._rb:
+            # (80 SPS, a converter told sinc^4) Its readings tell of the load a conversion and
+            # a half later than a conversion's own mean: from here on (not for the run of new
+            # lows and the jolt's mark above, which read the load's own steps) a reading that
+            # falls from one at the old level or below is taken half its step further on.
+            # Not from above the old level: a hand's press let go overshoots it and rings, and
+            # half its step more made a false fall (held-out 10447, a touch). Session 43,
+            # through sinc^4: 1-1000 p95 166 -> 164 ms, none later; docs/detector-rounds.md.
+            dn += (dn - self._ndev) >> 1
         # How long the level has been below the rest band without a break (and the raw
         # samples' sum; capped: the test needs a few samples, sums stay small ints).
         if d < -self._rb:
@@ -2357,7 +2373,7 @@ class Detector:
                 self._collapsed()
                 return
             if self._raw_win and (
-                    (self._one_conv and (
+                    (self._conv == 1 and (
                         (ev == RHINO_LIFT and (self._fmax < (-step >> 1) - (-step >> 6)
                                                or self._plat2 + self._band < -step + (step >> 3)))
                         or (ev == REMOVED and self._hand_t == _NEVER
@@ -2402,7 +2418,7 @@ class Detector:
                 # after a knock, 40-53 mg through it; 14102: 600 ms after one, the ringing
                 # decayed to 23 mg for one conversion and rose again to 38 mg).
                 # The step-shape tests (all but the jolt's) only where each reading is known
-                # to be its own conversion's mean (_one_conv): with a sinc^4 filter a lift's
+                # to be its own conversion's mean (_conv 1): with a sinc^4 filter a lift's
                 # loss reaches the readings in steps of 4-60 %, a slide's shape.
                 self._collapsed()
                 return
@@ -2474,7 +2490,7 @@ class Detector:
                 # 51 in the bots' 1-40000 and 8 scripted through either filter, stood 3.3 g
                 # and more above).
                 fell_off = (above >= self._w - self._tol(self._w)
-                            and (bk or not self._one_conv))
+                            and (bk or self._conv != 1))
             else:
                 # 80 SPS: only after a hand pressed a piece onto a roof let go (`_bk_t`:
                 # then a fall either way, below; the jolt gives the onset). A roof let go

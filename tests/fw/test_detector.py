@@ -704,3 +704,13 @@ def test_10sps_roof_sliding_off_before_it_was_weighed_is_a_collapse():
             ev, _ = run(g, sps=10, accel=accel)
             assert "collapse" not in names(ev), (seed, accel, ev)
             assert names(ev)[-1] == "wall", (seed, accel, ev)
+
+
+def test_what_the_converters_filter_lets_the_rules_assume():
+    # (_conv) 1: a reading is its own conversion's mean (10 SPS, told sinc1); 4: a reading
+    # lags that by a conversion and a half (80 SPS, told sinc4: _check_collapse leads it).
+    g = Gen(seed=1, sps=80)
+    for sps, adc, conv in ((80, "sinc4", 4), (80, "sinc1", 0), (80, "unknown", 0),
+                           (10, "sinc1", 1), (10, "sinc4", 0), (10, "unknown", 0)):
+        g.cal.adc = adc
+        assert detector.Detector(g.cal, sps=sps)._conv == conv, (sps, adc)
