@@ -101,10 +101,9 @@ for name in sys.argv[3].split(","):
 BOOT = r'''
 import gc, sys
 sys.path.insert(0, sys.argv[1])
-import machine, json, os, select, binascii, micropython
+import machine, json, os, select, binascii
 from array import array
 gc.collect()
-micropython.qstr_info()
 base = gc.mem_alloc()
 # main.py's imports before board.main(): the deploy journal and the pin map
 f = open(sys.argv[2])
@@ -115,7 +114,6 @@ board._load()
 for name in sys.argv[4].split(","):
     __import__("referee." + name)
 gc.collect()
-micropython.qstr_info()
 print("boot", gc.mem_alloc() - base, ",".join(sorted(k[8:] for k in sys.modules
                                                      if k.startswith("referee."))))
 from referee import app, calibration, detector
@@ -176,9 +174,12 @@ def romfs_image(fw, tmp):
 
 
 def run_mp(exe, cwd, *args):
-    """Run MicroPython in ``cwd`` with paths relative to it: a module's file name is kept on the
-    heap (``__file__``, a qstr), so an absolute path would make the figures depend on where the
-    temporary folder is (pytest's, CI's) and could tip the qstr pool into another block."""
+    """Run the script ``args[0]`` (a file in ``cwd``) with the rest of ``args`` under MicroPython,
+    in ``cwd`` with paths relative to it. The unix port keeps some paths on the heap as qstrs
+    (a module's ``__file__``, the script's folder as ``sys.path[0]``, the library folder under
+    the home folder), so absolute ones would make the figures depend on where the temporary
+    folder is (pytest's, CI's) and could tip the qstr pool into another block: the script is
+    passed with ``-c`` and MICROPYPATH is fixed."""
     script = (Path(cwd) / args[0]).read_text()
     env = dict(os.environ, MICROPYPATH=".frozen")
     r = subprocess.run([exe, *HEAP_ARGS, "-c", script, *args[1:]], capture_output=True,
