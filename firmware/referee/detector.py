@@ -421,15 +421,16 @@ class Detector:
             dx = ax - (self._rx >> sh)
             dy = ay - (self._ry >> sh)
             dz = az - (self._rz >> sh)
-            self._act_now = ((dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)
-                             + (dz if dz > 0 else -dz))
+            thr = self.acc_thr_mg     # (a class constant: read once a sample, not three times)
+            a_now = (dx if dx > 0 else -dx) + (dy if dy > 0 else -dy) + (dz if dz > 0 else -dz)
+            self._act_now = a_now
             # (80 SPS: how much faster the table accelerates upwards than a reading ago, mg:
             # the change projected on the rest vector, gravity, whichever way the part is
             # mounted; / 1024 for / |rest|, about 1000 mg. Nothing for a reading back at
             # rest: the shaking is over, as after a jolt felt in a single reading. Not at 10
             # SPS: readings 100 ms apart do not follow an 8-25 Hz swing. 0 = nothing to read,
             # so the rules that read it cost nothing while the table is still; see _inertial.)
-            if self._act_now > self.acc_thr_mg and not self._raw_win:
+            if a_now > thr and not self._raw_win:
                 up = ((ax - pax) * (self._rx >> sh) + (ay - pay) * (self._ry >> sh)
                       + (az - paz) * (self._rz >> sh)) >> 10
             self._pax = ax
@@ -443,14 +444,14 @@ class Detector:
             dy = ay - (self._ry >> sh)
             dz = az - (self._rz >> sh)
             act = (dx if dx > 0 else -dx) + (dy if dy > 0 else -dy) + (dz if dz > 0 else -dz)
-            if act > self.acc_thr_mg and self._acc_idle:
+            if act > thr and self._acc_idle:
                 self._sk0_t = t_a
             # (10 SPS: the rest is not moved by the first 300 ms of shaking while the
             # load is down (the jolt of a roof that tips, of cards falling: no tilt; a
             # shake rings 60-200 ms); moved a quarter of the way towards the jolt, it read
             # a still table 25-50 mg off for two more conversions and the collapse waited.
             # A tilt that stays is followed from then on.)
-            if not (self._raw_win and act > self.acc_thr_mg
+            if not (self._raw_win and act > thr
                     and t_a - self._sk0_t <= _STILL_MS
                     and self._n1 - self._base < -self._rb):
                 self._rx += dx
@@ -462,7 +463,7 @@ class Detector:
             self._amax = m if m > self._act2 or self._raw_win else self._act2
             self._act2 = self._act1
             self._act1 = act
-            if act > self.acc_thr_mg:
+            if act > thr:
                 self._acc_idle = 0
                 self._shake_t = t_a
                 if act > self.bump_mg and t_a - self._last_bump > self.bump_gap_ms:
@@ -1165,8 +1166,8 @@ class Detector:
         # 147 false collapses of 3,600).
         if (self._dec_n >= 2 and d > self._rb and not self._raw_win
                 and self._act_now >= self.acc_thr_mg + self.acc_floor_mg and self._rj == _NEVER):
-            self._rj = (_RAW_MAX if self._inertial(dn - self._ndev - (self._ndev - self._ndev2), up)
-                        else dn if dn < d else d)
+            self._rj = (_RAW_MAX if up and self._inertial(
+                dn - self._ndev - (self._ndev - self._ndev2), up) else dn if dn < d else d)
         if self._conv == 4 and dn < self._ndev <= self._rb:
             # (80 SPS, a converter told sinc^4) Its readings tell of the load a conversion and
             # a half later than a conversion's own mean: from here on (not for the run of new
@@ -1325,15 +1326,15 @@ class Detector:
                     self._jolt = 3 if self._raw_win and self._act_now > self.acc_thr_mg else 2
             elif not self._raw_win and not self._jolt and not self._rested_allowed():
                 self._jolt = 1
-        if up and (self._al_rh or self._al_take) and self._jolt >= 0:
+        if (up and (self._al_rh or self._al_take) and self._jolt >= 0
+                and self._inertial(dn - self._ndev, up)):
             # (80 SPS) A drop that may be legitimate (his lift, the piece just placed taken
             # back) with the raw load moving the way the table accelerates, down as it
             # accelerates down or up as up (_inertial): a bump's inertia, no cards landing.
             # As for a jolt felt at the allowance (-1), no landing for the rest of that shake
             # (session 42, bench_overlap.py: his lift with a bump as the hand leaves 67 -> 20
             # %; in all 185 -> 156 false collapses of 3,600).
-            if self._inertial(dn - self._ndev, up):
-                self._jolt = -1
+            self._jolt = -1
         if self._impact_after_drop(t, dn):
             return True
         drop = -d
