@@ -173,16 +173,15 @@ def romfs_image(fw, tmp):
     return img if r.returncode == 0 and img.exists() else None
 
 
-def run_mp(exe, cwd, *args):
-    """Run the script ``args[0]`` (a file in ``cwd``) with the rest of ``args`` under MicroPython,
-    in ``cwd`` with paths relative to it. The unix port keeps some paths on the heap as qstrs
-    (a module's ``__file__``, the script's folder as ``sys.path[0]``, the library folder under
-    the home folder), so absolute ones would make the figures depend on where the temporary
-    folder is (pytest's, CI's) and could tip the qstr pool into another block: the script is
-    passed with ``-c`` and MICROPYPATH is fixed."""
-    script = (Path(cwd) / args[0]).read_text()
+def run_mp(exe, cwd, script, *args):
+    """Run ``script`` (source text) with ``args`` under MicroPython, in ``cwd`` with paths
+    relative to it. The unix port keeps some paths on the heap as qstrs (a module's
+    ``__file__``, the script's folder as ``sys.path[0]``, the library folder under the home
+    folder), so absolute ones would make the figures depend on where the temporary folder is
+    (pytest's, CI's) and could tip the qstr pool into another block: the script is passed with
+    ``-c`` and MICROPYPATH is fixed."""
     env = dict(os.environ, MICROPYPATH=".frozen")
-    r = subprocess.run([exe, *HEAP_ARGS, "-c", script, *args[1:]], capture_output=True,
+    r = subprocess.run([exe, *HEAP_ARGS, "-c", script, *args], capture_output=True,
                        text=True, timeout=120, cwd=str(cwd), env=env)
     if r.returncode:
         raise SystemExit("MicroPython failed:\n" + r.stdout + r.stderr)
@@ -219,22 +218,20 @@ def measure(tmp, exe=None):
     fw = compile_firmware(tmp / "fw")
     names = [p.stem for p in (fw / "referee").glob("*.mpy") if p.stem != "__init__"]
     order = [n for n in ORDER if n in names] + sorted(n for n in names if n not in ORDER)
-    (tmp / "modules.py").write_text(MODULES)
-    (tmp / "boot.py").write_text(BOOT)
     fig = {"order": order, "file": {}, "romfs": {}, "obj": [], "bits": word_bits(exe),
            "mpy": {n: (fw / "referee" / (n + ".mpy")).stat().st_size for n in names}}
-    read_modules(run_mp(exe, tmp, "modules.py", "-", "fw", ",".join(order)), fig, "file")
+    read_modules(run_mp(exe, tmp, MODULES, "-", "fw", ",".join(order)), fig, "file")
     img = romfs_image(fw, tmp)
     if img is not None:
         mach = tmp / "mach"
         mach.mkdir()
         (mach / "machine.py").write_text(FAKE_MACHINE)
-        read_modules(run_mp(exe, tmp, "modules.py", img.name, "mach", ",".join(order)),
+        read_modules(run_mp(exe, tmp, MODULES, img.name, "mach", ",".join(order)),
                      fig, "romfs")
     flash = tmp / "flash"
     flash.mkdir()
     (tmp / "prelude.py").write_text(main_py_prelude())
-    for line in run_mp(exe, tmp, "boot.py", "fw", "prelude.py", "flash",
+    for line in run_mp(exe, tmp, BOOT, "fw", "prelude.py", "flash",
                        ",".join(HARDWARE_MODULES)).splitlines():
         p = line.split()
         if p[0] == "boot":
