@@ -8,8 +8,8 @@ import importlib.util
 import shutil
 import subprocess
 import sys
+import threading
 import time
-from collections import deque
 from pathlib import Path
 
 import pytest
@@ -45,14 +45,14 @@ def test_a_board_with_a_tilt_switch_finds_it_and_records_its_rolls(tmp_path):
     from rhinoref.trace import read_trace
     from rhinoref.vboard import VirtualBoard
 
-    recording = deque()
+    recording = threading.Event()   # set once the recorder is started
 
     def driver(t_ms):     # on the board's thread, once per sample: the table is not thread-safe
         # Two knocks on the table once the board streams its samples to the recorder, not
         # from when the recorder was started: connecting takes longer on a busy machine, and a
         # knock before the first row would not be in the trace.
-        if recording and vb.lines and vb.lines[-1].startswith(b'{"ev": "sample"'):
-            recording.popleft()
+        if recording.is_set() and vb.lines and vb.lines[-1].startswith(b'{"ev": "sample"'):
+            recording.clear()
             # The knocks' strength is drawn from the table's generator, whose state by now
             # depends on how many samples the board took (each one's noise draws from it):
             # a knock too weak to roll a 100 mg ball came now and then (CI saw 1 roll, session 43).
@@ -74,7 +74,7 @@ def test_a_board_with_a_tilt_switch_finds_it_and_records_its_rolls(tmp_path):
         assert r.returncode == 0, (r.stdout, r.stderr)
         vb.wait_output(b'{"ev": "boot"', timeout=30)
         start = len(vb.lines)
-        recording.append(True)
+        recording.set()
         out = tmp_path / "tilt.csv"
         assert cli.main(["record", "-o", str(out), "--seconds", "3", "--port", vb.port]) == 0
         time.sleep(0.5)
