@@ -55,7 +55,8 @@ def test_a_board_with_a_tilt_switch_finds_it_and_records_its_rolls(tmp_path):
             recording.clear()
             # The knocks' strength is drawn from the table's generator, whose state by now
             # depends on how many samples the board took (each one's noise draws from it):
-            # a knock too weak to roll a 100 mg ball came now and then (CI saw 1 roll, session 43).
+            # a knock too weak to roll a 100 mg ball came now and then (1 roll in a clean-clone
+            # run here, session 43).
             # Seeded here, the two knocks are the same in every run (about 640 and 500 mg; 3
             # rolls recorded in six runs of six).
             table.rng.seed(9)
