@@ -259,3 +259,27 @@ def test_detector_starts_over_after_the_test():
     assert b.ref.test is None and b.ref.det is not det
     assert not b.ref._special
     assert cues.NAMES  # the cue table is still there for the referee's own lights
+
+
+def test_the_heap_is_collected_before_a_test_starts_and_only_then(monkeypatch):
+    """The modules and the test's tables are among the largest allocations after boot: a
+    start, from the host or from the menu, collects first (docs/heap.md, "The self-test's
+    start"); the buttons and commands of a running test do not (a collection takes
+    milliseconds)."""
+    import gc
+
+    calls = []
+    monkeypatch.setattr(gc, "collect", lambda: calls.append(1))
+    b = Board()
+    b.cmd({"cmd": "status"})  # the first command loads referee.commands (collecting on its own)
+    calls.clear()
+    b.cmd({"cmd": "selftest"})
+    assert len(calls) == 1 and b.ref.test is not None
+    b.run(2500)
+    b.press("seat1")
+    b.cmd({"cmd": "selftest", "report": True})
+    assert len(calls) == 1
+    b.cmd({"cmd": "selftest", "cancel": True})
+    b.press("menu_long")
+    b.press("seat0_long")  # the menu's way in
+    assert len(calls) == 2 and b.ref.test is not None

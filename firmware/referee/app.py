@@ -198,7 +198,11 @@ class Referee:
         if self.streaming or self._trace_path:
             self._input_col = _input_column(base, long)
         if self.test is not None or (self._menu_until and name == "seat0_long"):
-            from referee import selftestapp  # the running self-test, or the menu's way in
+            if self.test is None:  # the menu's way in: a self-test starts
+                import gc
+
+                gc.collect()  # see referee.commands._selftest
+            from referee import selftestapp
 
             selftestapp.press(self, t_ms, name)
             return

@@ -17,6 +17,8 @@ Trace recording to flash lives here too (``trace_row`` is called from the sample
 while a trace is being recorded).
 """
 
+import gc
+
 from referee import appstore, calibration, protocol, rules
 from referee.app import LOBBY, PLAY, SEATS, SYMBOL_BUTTONS, VERSION
 from referee.appstore import _join
@@ -330,6 +332,13 @@ def _inject(ref, t, msg):
 
 
 def _selftest(ref, t, msg):
+    if ref.test is None:
+        # A self-test starts: its modules and its tables are among the largest allocations
+        # after boot. MicroPython collects only when an allocation fails; a heap collected
+        # first gives them the best chance of the blocks they need (on the 64-bit virtual
+        # board with the firmware as .mpy files, 2 starts in 20 right after an HX711 fault
+        # ran out of memory without it: docs/heap.md). Referee.press does the same.
+        gc.collect()
     from referee import selftestapp  # loaded only when a self-test is asked for
 
     return selftestapp.command(ref, t, msg)
