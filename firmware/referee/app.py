@@ -693,7 +693,15 @@ class Referee:
                 "hw_watchdog": self.hw_watchdog}
 
     def _new_detector(self):
-        self.det = self._make_detector(self.cal, self.sps, self.accel)
+        det = self.det
+        if det is not None and self._make_detector is _default_detector:
+            # The board's detector starts over in place. Its attribute table is full-size
+            # already (3.5 KB on the 64-bit port); a new detector needs blocks that large
+            # while the old one still holds its own (the virtual board ran out of memory so
+            # at the end of a calibration: 18 KB free, no run over 640 bytes; docs/heap.md).
+            det.__init__(self.cal, sps=self.sps, accel=self.accel)
+        else:
+            self.det = self._make_detector(self.cal, self.sps, self.accel)
         names = getattr(self.det, "EVENT_NAMES", None)
         if names is None:
             from referee import detector

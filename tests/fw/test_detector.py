@@ -539,6 +539,40 @@ def test_retare_and_reset():
     assert d.feed(0, 0, 0, 0, 1000) == detector.NONE
 
 
+def test_started_over_in_place_it_decides_as_a_new_one():
+    # The referee starts its detector over with __init__ on the same object (app.py,
+    # _new_detector: no new attribute table to find room for). After a game at 80 SPS with
+    # an accelerometer, the same object made again at 10 SPS without one, and again as it
+    # was, must decide a new trace exactly as new detectors do.
+    used = Gen(seed=12, sps=80, spikes=0.002, drift_g=0.3)
+    used.idle(1500)
+    used.floors(2)
+    used.collapse(12.0)
+    used.idle(1000)
+    events, d = run(used)
+    assert names(events)[-1] == "collapse", events
+    for sps, accel in ((10, False), (80, True)):
+        g = _game(sps)
+        d.__init__(g.cal, sps=sps, accel=accel)
+        again = []
+        for t, raw, ax, ay, az in g.samples():
+            ev = d.feed(t, raw, ax, ay, az) if accel else d.feed(t, raw, 0, 0, 0)
+            if ev:
+                again.append((t, detector.EVENT_NAMES[ev], d.event_t_ms))
+        new, _d = run(_game(sps), sps=sps, accel=accel)  # (the same samples: seeded again)
+        assert again == new and names(new)[-1] == "collapse", (sps, again, new)
+
+
+def _game(sps):
+    g = Gen(seed=13, sps=sps, spikes=0.002, drift_g=0.3)
+    g.idle(1500)
+    g.floors(2)
+    g.lift(5.5)
+    g.collapse(12.0)
+    g.idle(1000)
+    return g
+
+
 def test_no_allocation_per_sample_on_micropython():
     if sys.implementation.name != "micropython":
         return  # measured where it matters: tests/test_fw_on_micropython.py runs this file
