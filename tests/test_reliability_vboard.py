@@ -27,7 +27,8 @@ def test_fuzz_lines_through_the_serial_port(image, work):
     from rel_vboard import fuzz_vboard
 
     tally = fuzz_vboard(image, work, lines=400, seed=41)
-    assert tally.lines == 400 and tally.replies == 400 and tally.missing == 0
+    assert tally.lines == 400 and tally.replies == 400 and tally.missing == 0, (
+        tally.missing_lines, tally.bad_replies, tally.board_errors[-3:])
     assert tally.bad_replies == [] and tally.internal_errors == []
     assert tally.changed_by_rejected == [], tally.changed_by_rejected[:3]
     assert tally.rejected > 200
