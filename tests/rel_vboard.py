@@ -31,6 +31,7 @@ import sys
 import termios
 import time
 import tty
+from collections import deque
 from pathlib import Path
 
 BIN = Path(sys.executable).parent
@@ -168,7 +169,7 @@ class Port:
         attrs[3] &= ~termios.ECHO
         termios.tcsetattr(self.fd, termios.TCSANOW, attrs)
         self.buf = b""
-        self.lines = []
+        self.lines = deque()
         self.events = []
 
     def close(self):
@@ -191,10 +192,10 @@ class Port:
             data = os.read(self.fd, 65536)
         except (BlockingIOError, OSError):
             return False
-        self.buf += data
-        while b"\n" in self.buf:
-            line, self.buf = self.buf.split(b"\n", 1)
-            self.lines.append(line.rstrip(b"\r"))
+        # (split once per read: while the board streams samples at full speed a read holds
+        # a thousand lines, and splitting them off one at a time fell minutes behind)
+        *lines, self.buf = (self.buf + data).split(b"\n")
+        self.lines.extend(line.rstrip(b"\r") for line in lines)
         return True
 
     def reply(self, timeout=10.0):
@@ -202,7 +203,7 @@ class Port:
         deadline = time.monotonic() + timeout
         while True:
             while self.lines:
-                line = self.lines.pop(0)
+                line = self.lines.popleft()
                 if line.startswith(b'{"ok"'):
                     return line
                 self.events.append(line)
@@ -220,8 +221,8 @@ class Port:
         end = time.monotonic() + secs
         while time.monotonic() < end:
             self._fill(0.05)
-        while self.lines:
-            self.events.append(self.lines.pop(0))
+        self.events.extend(self.lines)
+        self.lines.clear()
 
 
 # -- 1. fuzzing over the port ------------------------------------------------------------------
