@@ -1327,3 +1327,12 @@ def test_a_wall_and_a_roof_weighed_in_one_go_once_their_press_let_go_at_80_sps()
     # the episode's peak as before, and the level is weighed in one go (his mass as a roof's).
     r = play_game(9741, sps=80)
     assert [e[2] for e in r.events if 46900 < e[1] < 47000] == ["walls2", "roof"], r.events
+
+
+def test_a_second_wall_under_a_steady_press_is_no_wall_and_roof_at_10_sps():
+    # Held-out 9464 (10 SPS): 10541's kind. A wall's 30 g press let go, three conversions at
+    # its mass, then the second wall under a 2.4 g press: weighed as a wall and a roof, the
+    # press let go read as that roof's fall. Now both walls are weighed once it let go.
+    r = play_game(9464, sps=10)
+    assert r.false_collapses == 0
+    assert [e[2] for e in r.events if 82000 < e[1] < 84500] == ["walls2"], r.events

@@ -69,11 +69,13 @@ KB = 1024
 # Moved on purpose in session 44: the menu's way into the self-test collects the heap first, as
 # the host's does (docs/heap.md, "The self-test's start"): 32 bytes, 121,152. 64-bit 118.4 KB.
 # Then at 80 SPS the release of a wall and a roof weighed in one go counts from a later rise's
-# peak (held-out 10541; no attribute more): 96 bytes, 121,248. 64-bit 118.5 KB.
+# peak (held-out 10541; no attribute more): 96 bytes, 121,248. 64-bit 118.5 KB. Then the same
+# rule at 10 SPS (held-out 9464; no attribute more): 64 bytes, 121,312. On the 32-bit build
+# the session's three changes took the boot from 92,048 to 92,224 bytes: 32-bit 90.1 KB.
 # The 32-bit ratchet (87.6 KB) was not measured from session 31 on; session 43 built the 32-bit
 # port again (docs/heap.md) and measured 92,048 bytes (89.9 KB): the detector's bytecode of
 # sessions 31-43, which the 64-bit ratchet above followed. 32-bit: 90.0 KB.
-BOOT_MAX = {64: int(118.5 * KB), 32: int(90.0 * KB)}
+BOOT_MAX = {64: int(118.5 * KB), 32: int(90.1 * KB)}
 # The same modules in place (ROMFS: only their objects on the heap), the reference configuration.
 # 64-bit: 59.9 KB at e462f5c, 54.7 KB after K2; 32-bit: 34.3 KB, 31.8 KB after K2. Moved on
 # purpose in session 20 (the detector's round 64: a 189th attribute and a branch, 52 bytes

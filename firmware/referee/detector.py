@@ -616,7 +616,8 @@ class Detector:
         self._plat_ok = False   # ... (seen), from which a hand may come back: a re-grip
         self._plat0 = False     # (10 SPS) ... at the old level: the hand brought nothing
         self._regrip = False    # a hand came back to a piece it had let go
-        self._pl_t = _NEVER     # (80 SPS) the level last at a rest after a release (_slid_off)
+        self._pl_t = _NEVER     # (80 SPS) the level last at a rest after a release (_slid_off);
+                                # (10 SPS, where _slid_off never runs) a later rise's peak
         self._bk_t = _NEVER     # a hand last pressed a piece onto a roof let go, or (80 SPS)
                                 # the roof slid off its rest (_slid_off; see _settled)
         self._rf_ok = False     # (80 SPS) ... a roof let go rested at its own mass (_slid_off)
@@ -770,18 +771,25 @@ class Detector:
             # (the raw peak too: at 10 SPS a short push lasts one or two conversions, which
             # the median may not show)
             pk = dn if self._raw_win and dn > d else d
+            # (a later rise's peak, from which _best counts a release: the highest level
+            # since the lowest, _rise at 80 SPS, _pl_t's slot at 10 SPS)
             if dn < self._rlow:
                 self._rlow = dn
-                if not self._raw_win:
+                if self._raw_win:
+                    self._pl_t = dn
+                else:
                     self._rise = d
             elif not self._raw_win:
                 if d > self._rise:
                     self._rise = d
-            elif (self._rise < self._release >> 1
-                    and dn - self._rlow > self._rise and self._best(self._rlow) != SHIFT):
-                # (a hand that came back to a piece let go at its mass: see _landed, which
-                # asks only whether it reached half a gram, so no more once it did)
-                self._rise = dn - self._rlow
+            else:
+                if dn > self._pl_t:
+                    self._pl_t = dn
+                if (self._rise < self._release >> 1
+                        and dn - self._rlow > self._rise and self._best(self._rlow) != SHIFT):
+                    # (a hand that came back to a piece let go at its mass: see _landed, which
+                    # asks only whether it reached half a gram, so no more once it did)
+                    self._rise = dn - self._rlow
             if (self._raw_win and self._rpeak - self._rlow >= self._release
                     and ((_absdiff(self._rlow, self._r) <= self._tol(self._r)
                           and dn - self._rlow > self._bring_c)
@@ -2566,20 +2574,22 @@ class Detector:
         if _absdiff(s, bm) <= 2 * self._tol(bm):
             return best
         # (one wall already: the second one and the roof in one go; and only once a hand
-        # visibly let go: a hand still pushing a piece is no second piece. At 80 SPS, once
-        # the level rose again by a piece from its lowest since the episode's peak, the hand
-        # let go of what that rise brought: held-out 10541, a wall's 41 g press let go and
+        # visibly let go: a hand still pushing a piece is no second piece. Once the level
+        # rose again by a piece from its lowest since the episode's peak, the hand let go of
+        # what that rise brought: held-out 10541 (80 SPS), a wall's 41 g press let go and
         # 150 ms at its mass, then the second wall under a steady 2.1 g press, which weighed
-        # a wall and a roof, its release a roof's fall.)
-        if ws <= 1 and self._peak - s >= self._release and (
-                self._raw_win or self._rise - self._rlow < self._min_place
-                or self._rise - s >= self._release):
-            m = w + self._r
-            if _absdiff(s, m) <= self._tol(m):
-                return _WALL_ROOF
-            m += w
-            if ws == 0 and _absdiff(s, m) <= self._tol(m):
-                return _WALLS2_ROOF
+        # a wall and a roof, its release a roof's fall; 9464 (10 SPS) the same with 2.4 g.)
+        if ws > 1 or self._peak - s < self._release:
+            return SHIFT
+        rp = self._pl_t if self._raw_win else self._rise
+        if rp - self._rlow >= self._min_place and rp - s < self._release:
+            return SHIFT
+        m = w + self._r
+        if _absdiff(s, m) <= self._tol(m):
+            return _WALL_ROOF
+        m += w
+        if ws == 0 and _absdiff(s, m) <= self._tol(m):
+            return _WALLS2_ROOF
         return SHIFT
 
     def _classify(self, s, t):

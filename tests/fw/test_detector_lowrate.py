@@ -673,18 +673,17 @@ def test_10sps_a_steady_press_weighed_as_a_roof_that_eases_off_is_no_collapse():
                 assert col == [], (seed, ev)
 
 
-def test_10sps_two_walls_pressed_again_after_the_release_weighed_with_a_roof_that_ease_is_no_collapse():
+def test_10sps_two_walls_pressed_again_after_the_release_are_two_walls_once_it_eased():
     # (held-out games 37299, 41272) A roof last; a hand sets two walls down with a 5.6 g
     # push, lets go (the load one conversion 2.2 g under their level: the tower rings) and
-    # within 100 ms presses them again, steadily, by 2.6 g: the level settles and weighs a
-    # wall and a roof. 300 ms after the report the press eases off over two conversions
-    # (1.8 and 0.8 g) and the level rests at the two walls, the table still; a touch
-    # 1.3 s later (12 g for 300 ms). A load that rose again by 2 g and more after the
-    # release (a piece let go rings at most 1 g under its level) is a hand that came back:
-    # it may still be on the piece and ease its press (and the eased level is the new
-    # level, not a hand resting). Without it: a collapse, at the ease or at the touch. The
-    # same ease felt landing (a 60 mg jolt 250 ms into it) is a collapse. Noise, spikes and
-    # drift.
+    # within 100 ms presses them again, steadily, by 2.6 g. 300 ms into that press the level
+    # had settled at a wall and a roof and was weighed so; the ease over two conversions (1.8
+    # and 0.8 g) was then excused as the hand that came back, or, felt landing (a 60 mg jolt
+    # 250 ms into it), a fall. Since session 44 the release counts from the peak of the rise
+    # after the lowest conversion (a later rise's peak, ``Detector._best``): the hand still
+    # pressed, nothing is weighed until it eased, and then the level is what it is, two
+    # walls, jolt or not; a touch 1.3 s later (12 g for 300 ms) is no fall either. Noise,
+    # spikes and drift.
     for seed in (371, 372, 373):
         for jolt in (0, 60):
             g = Gen(seed=seed, sps=10, spikes=0.002, drift_g=0.3)
@@ -701,13 +700,8 @@ def test_10sps_two_walls_pressed_again_after_the_release_weighed_with_a_roof_tha
             g.steps.append((t + 2950, -12.0))
             g.t = t + 5000
             ev = _events(g, jolts={t + 1500: jolt})
-            assert [e[1] for e in ev[4:6]] == ["wall", "roof"], (seed, jolt, ev)
-            col = [e for e in ev if e[1] == "collapse"]
-            if jolt:
-                assert len(col) == 1 and t + 1100 <= col[0][2] <= t + 1300, (seed, jolt, ev)
-            else:
-                assert col == [], (seed, ev)
-
+            assert [e[1] for e in ev[4:]] == ["walls2"], (seed, jolt, ev)
+            assert t + 1250 <= ev[4][2] <= t + 1450, (seed, jolt, ev)
 
 
 def test_10sps_rhino_hero_lifted_after_a_hard_touch_let_go_to_the_old_level_is_no_collapse():
