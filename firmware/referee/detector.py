@@ -771,25 +771,26 @@ class Detector:
             # (the raw peak too: at 10 SPS a short push lasts one or two conversions, which
             # the median may not show)
             pk = dn if self._raw_win and dn > d else d
-            # (a later rise's peak, from which _best counts a release: the highest level
-            # since the lowest, _rise at 80 SPS, _pl_t's slot at 10 SPS)
-            if dn < self._rlow:
-                self._rlow = dn
-                if self._raw_win:
-                    self._pl_t = dn
+            # (the lowest since that peak, and a later rise's peak from which _best counts a
+            # release: the highest level since that lowest, _pl_t's slot at 10 SPS, _rise at
+            # 80 SPS)
+            if self._raw_win:
+                if dn < self._rlow:
+                    self._rlow = self._pl_t = dn
                 else:
-                    self._rise = d
-            elif not self._raw_win:
-                if d > self._rise:
-                    self._rise = d
-            else:
-                if dn > self._pl_t:
-                    self._pl_t = dn
-                if (self._rise < self._release >> 1
-                        and dn - self._rlow > self._rise and self._best(self._rlow) != SHIFT):
-                    # (a hand that came back to a piece let go at its mass: see _landed, which
-                    # asks only whether it reached half a gram, so no more once it did)
-                    self._rise = dn - self._rlow
+                    if dn > self._pl_t:
+                        self._pl_t = dn
+                    if (self._rise < self._release >> 1 and dn - self._rlow > self._rise
+                            and self._best(self._rlow) != SHIFT):
+                        # (a hand that came back to a piece let go at its mass: see _landed,
+                        # which asks only whether it reached half a gram, so no more once it
+                        # did)
+                        self._rise = dn - self._rlow
+            elif dn < self._rlow:
+                self._rlow = dn
+                self._rise = d
+            elif d > self._rise:
+                self._rise = d
             if (self._raw_win and self._rpeak - self._rlow >= self._release
                     and ((_absdiff(self._rlow, self._r) <= self._tol(self._r)
                           and dn - self._rlow > self._bring_c)
@@ -1092,7 +1093,7 @@ class Detector:
                     and (top - bot < self._min_place or not self._raw_win)
                     and (step - self._rlow < up or self._ndev - self._rlow < up
                          or dn - self._rlow < up)
-                    and (self._rise < self._release >> 1 or not self._raw_win)):
+                    and (not self._raw_win or self._rise < self._release >> 1)):
                 self._j_t = t
                 self._j_ref = top
                 h[_HN] = h[(i if i else self._hn) - 1]   # (the level at the jolt)
