@@ -614,7 +614,7 @@ class Detector:
         self._relpk = 0         # ... since a hand last came back (the release's reference)
         self._plat = 0          # a level the load rested at after the hand let go ...
         self._plat_ok = False   # ... (seen), from which a hand may come back: a re-grip
-        self._plat0 = False     # (10 SPS) ... at the old level: the hand brought nothing
+        self._plat0 = False     # ... at the old level: the hand brought nothing
         self._regrip = False    # a hand came back to a piece it had let go
         self._pl_t = _NEVER     # (80 SPS) the level last at a rest after a release (_slid_off);
                                 # (10 SPS, where _slid_off never runs) a later rise's peak
@@ -757,7 +757,7 @@ class Detector:
                 if lv <= self._peak - self._release:
                     self._plat = lv
                     self._plat_ok = True
-                    if self._raw_win and -self._min_place < lv < self._min_place:
+                    if -self._min_place < lv < self._min_place:
                         self._plat0 = True
             elif (self._plat_ok and d > self._plat + self._hand
                     and self._acc_idle >= self._acc_hold):
@@ -2018,10 +2018,10 @@ class Detector:
         # hand's touch: a tipping roof loses its first 10 % slowly, the loss growing as the
         # square of the time, and a conversion can catch that start; a hand's wander goes up
         # as well as down. Held-out game 2908: 108.05, 108.04, 107.94 g, then the slide.
-        # The two before it then within half a band more than the band: a roof let go
-        # 300 ms ago still rings, and three conversions of a decaying ring wander a little
-        # past the band of a still one (scripted 72410: 0.11 g apart, the band 0.10 g;
-        # reported as the roof taken back).)
+        # The two before it then within a band and a half: a roof let go 300 ms ago still
+        # rings, and three conversions of a decaying ring wander a little past the band of
+        # a still one; scripted 72410, 0.11 g apart with a band of 0.10 g, was reported as
+        # the roof taken back.)
         if ((hi - lo <= self._band or (a == lo and _absdiff(b, c) <= self._band + (self._band >> 1)
                                        and hi - a <= self._band + self._hand))
                 and dn <= a - self._hand and self._near(a, self._r)
@@ -2379,11 +2379,12 @@ class Detector:
                 # it brought, so the level cannot end below where it began. A roof fell
                 # (bots' games 1770, 3251 at 10 SPS, 2787 at 80 SPS with a 14-18 g press:
                 # a roof slides off as a piece is set on it; the roof weighs what Rhino
-                # Hero weighs, or he went with it). (10 SPS: not when the load rested
-                # at the old level after the press, less than half a wall off: that hand
-                # let go and left nothing, a hard touch, and Rhino Hero lifted later in the
-                # same episode is his move; scripted 26232, 27105: a 3.9-19 g touch, the
-                # old level for 300-700 ms, then his lift.)
+                # Hero weighs, or he went with it). (Not when the load rested at the old
+                # level after the press, less than half a wall off: that hand let go and
+                # left nothing, a hard touch, and Rhino Hero lifted later in the same
+                # episode is his move; scripted 26232, 27105 at 10 SPS: a 3.9-19 g touch,
+                # the old level for 300-700 ms, then his lift; 70811 at 80 SPS, where the
+                # tower swayed 0.1-0.15 g at that level for 700 ms, too much to settle.)
                 # (10 SPS) The same for a loss weighed as nothing placed: after a hand
                 # pressed more than a wall and 2 g onto the tower with the table still, the
                 # level ends a placement or more below where it began. That hand brought a
