@@ -517,6 +517,31 @@ def test_a_roof_let_go_whose_rest_still_rang_and_slid_off_is_a_fall_at_10_sps(se
         assert r.collapse_latency_ms <= before_ms - 90, (seed, r.collapse_latency_ms)
 
 
+@pytest.mark.parametrize("seed,tilt_mg", [(237, None), (471, None), (961, None),
+                                           (2198, 100), (2925, 100)])
+def test_a_roof_let_go_that_slid_off_its_rest_slowly_is_a_fall_without_accelerometer(seed,
+                                                                                    tilt_mg):
+    # Scripted games, 80 SPS, no accelerometer (or a ball tilt switch, 100 mg): a roof let go
+    # rests, not yet weighed, then slides off quietly to the old level: reported as the
+    # roof taken back (session 45). The watch of a piece's rest and of how fast it is lost
+    # (`_slid_off`, round 49's rule) ran only with an accelerometer.
+    r = play_game(seed, sps=80, accel=False, tilt_mg=tilt_mg)
+    assert r.false_collapses == 0, (seed, r.events)
+    assert r.detected_ms is not None, (seed, r.events)
+
+
+@pytest.mark.parametrize("seed,tilt_mg", [(143, None), (429, None), (808, None),
+                                           (429, 100), (980, 100)])
+def test_a_roof_let_go_that_slid_off_is_found_in_the_bots_games_without_accelerometer(seed,
+                                                                                      tilt_mg):
+    # Bots' games, 80 SPS, no accelerometer (or a 100 mg tilt switch): the same kind
+    # (session 45), missed before.
+    r = play_bots_game(players=4, seed=seed, sps=80, accel=tilt_mg is not None, tilt_mg=tilt_mg)
+    assert not (r.missed or {}).get("collapse"), (seed, r.missed)
+    assert not (r.extra or {}).get("collapse"), (seed, r.extra)
+    assert r.truth.get("collapse") == 1, r.truth
+
+
 def test_a_wall_taken_back_that_weighed_less_than_a_roof_is_no_slide_without_accelerometer():
     # Scripted game 919, 10 SPS, no accelerometer: a wall let go and taken back 280 ms
     # later rested two conversions 3.7 and 6.1 % under a roof's mass (the grip lifting a

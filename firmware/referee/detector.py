@@ -196,10 +196,9 @@ class Detector:
         self._rh = int(cal.rhino_g * g)
         w = self._w
         self._min_place = w // 2
-        # (without an accelerometer a bump goes unseen and the tower may sway after it at any
-        # time: the margin for after a shake always)
-        mg = self.margin_g if self.accel else self.hand_margin_g
-        self._margin0 = self._margin = int(mg * g)
+        # (a ring's half range; without an accelerometer a bump goes unseen and the tower may
+        # sway after it at any time: the margin for after a shake always, see _set_bands)
+        self._margin0 = int(self.margin_g * g)
         self._hand_margin = int(self.hand_margin_g * g)
         self._hand = int(self.hand_g * g)
         self._release = int(self.release_g * g)
@@ -300,7 +299,8 @@ class Detector:
         self._band = md * (self.band_x_raw if self._raw_win else self.band_x)
         # a calm drop must stand well clear of the noise (a noisy converter: 4x datasheet)
         m = 3 * self._band
-        self._margin = m if m > self._margin0 else self._margin0
+        m0 = self._margin0 if self.accel else self._hand_margin
+        self._margin = m if m > m0 else m0
         self._rb = md * self.rest_x
 
     # -- public state --------------------------------------------------------------------------
@@ -764,7 +764,9 @@ class Detector:
                 self._plat_ok = False
                 self._regrip = True
                 self._relpk = d
-            if self.accel and not self._raw_win and self._slid_off(t, d):
+            # (80 SPS; without an accelerometer too: the rests and the losses it watches are
+            # the load's own, and only its watch for cards landing wants the jolt)
+            if not self._raw_win and self._slid_off(t, d):
                 self._collapsed()
                 return
             dn = n - base
@@ -933,7 +935,7 @@ class Detector:
         self._recent_span()
         top = self._h_top
         bot = self._h_bot
-        rr = self._margin0      # (a ring's half range: 0.25 g, with an accelerometer)
+        rr = self._margin0      # (a ring's half range: 0.25 g)
         if self._rf_ok:
             if d - self._r > self._bring_c:
                 self._bk_t = t
