@@ -196,8 +196,9 @@ class Detector:
         self._rh = int(cal.rhino_g * g)
         w = self._w
         self._min_place = w // 2
-        # (a ring's half range; without an accelerometer a bump goes unseen and the tower may
-        # sway after it at any time: the margin for after a shake always, see _set_bands)
+        # A ring's half range: the collapse margin's floor with an accelerometer. (Without
+        # one a bump goes unseen and the tower may sway after it at any time, so the floor
+        # is the margin for after a shake: _set_bands.)
         self._margin0 = int(self.margin_g * g)
         self._hand_margin = int(self.hand_margin_g * g)
         self._hand = int(self.hand_g * g)
