@@ -907,10 +907,11 @@ def test_a_knock_as_a_touch_begins_to_let_go_is_no_roof_ending_its_tipping():
         assert names(ev)[-1] == "removed" and "collapse" not in names(ev), (seed, ev)
 
 
-def _roof_let_go_then_tipping_off(seed, jolt_at, tip_ms=200):
+def _roof_let_go_then_tipping_off(seed, jolt_at, tip_ms=200, accel=True):
     """Two floors; a roof let go, ringing (``_roof_let_go_ringing``); 350 ms later it tips
     off, its mass gone over ``tip_ms`` (slowly at first), and the table is struck ``jolt_at``
-    ms into that (90 mg for 25 ms). Returns the events and the onset."""
+    ms into that (90 mg for 25 ms; None: not at all). ``accel``: False runs the detector
+    without an accelerometer. Returns the events and the onset."""
     g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3, rhino_g=8.0)
     g.idle(1500)
     g.floors(1)
@@ -920,7 +921,8 @@ def _roof_let_go_then_tipping_off(seed, jolt_at, tip_ms=200):
     g.parts.append((onset, onset + tip_ms, "dip", 4.8, tip_ms, 0))
     g.steps.append((onset + tip_ms, -4.8))
     g.t = onset + 2000
-    ev, _ = _run(g, jolts=[(onset + jolt_at, onset + jolt_at + 25, 90)])
+    jolts = [] if jolt_at is None else [(onset + jolt_at, onset + jolt_at + 25, 90)]
+    ev, _ = _run(g, accel=accel, jolts=jolts)
     return ev, onset
 
 
@@ -950,16 +952,7 @@ def test_without_an_accelerometer_a_roof_let_go_that_slides_off_slowly_is_a_fall
     # rest: taken within 40-60 ms, it is still the roof taken back. Noise, spikes, drift.
     for seed in (51, 52, 53):
         for tip_ms, fell in ((200, True), (250, True), (300, True), (40, False), (60, False)):
-            g = Gen(seed=seed, sps=80, spikes=0.002, drift_g=0.3, rhino_g=8.0)
-            g.idle(1500)
-            g.floors(1)
-            g.place(2.2)
-            g.idle(1200)
-            onset = _roof_let_go_ringing(g)
-            g.parts.append((onset, onset + tip_ms, "dip", 4.8, tip_ms, 0))
-            g.steps.append((onset + tip_ms, -4.8))
-            g.t = onset + 2000
-            ev = names(_run(g, accel=False)[0])
+            ev = names(_roof_let_go_then_tipping_off(seed, None, tip_ms, accel=False)[0])
             if fell:
                 assert ev.count("collapse") == 1, (seed, tip_ms, ev)
             else:
