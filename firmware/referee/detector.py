@@ -980,8 +980,9 @@ class Detector:
                     self._bk_t = t
             return False
         if d < p - (p >> 1) and self._pl_t != _NEVER:
-            # (half of it gone, the table still: watch for the landing)
-            if (p >= self._min_place and self._best(p) != SHIFT
+            # (half of it gone, the table still: watch for the landing; only with an
+            # accelerometer, whose jolt alone ends that watch)
+            if (self.accel and p >= self._min_place and self._best(p) != SHIFT
                     and self._acc_idle >= self._acc_hold):
                 self._lw_t = t
                 self._lw_on = self._pl_t
