@@ -731,6 +731,14 @@ def test_a_bump_whose_shaking_goes_on_after_its_impact_is_no_smash():
     assert play_game(43918, sps=10).false_collapses == 0
 
 
+def test_a_bump_that_shakes_harder_after_its_swing_back_is_no_deep_landing():
+    # Scripted game 70976, 10 SPS: a bump dipped a 30 g tower 2.7 g in one conversion (23
+    # mg), swung back 1.5 g over the level (21 mg), then -0.5 g with 32 mg and +0.1 g:
+    # read as cards that fell deeper than any shake at the first two readings could press.
+    # A shake at the third could, and cards that landed are quiet by then.
+    assert play_game(70976, sps=10).false_collapses == 0
+
+
 def test_a_bumps_swing_in_an_episodes_first_conversion_is_no_fall():
     # Scripted game 44391, 10 SPS: a bump swung the load -0.9, +0.55, -0.34 g in three
     # conversions while the level was at rest; the episode began with the third (past the

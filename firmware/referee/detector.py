@@ -1703,6 +1703,15 @@ class Detector:
             # 5502 swung back 0.4-0.7 g; 12048, a bump's tower swung -0.29, -0.23, +0.26 g,
             # within the 0.25 g bound alone). After a deep fall and a smaller impact with a
             # jolt (k 3-4): within the settle band for two conversions.
+            if k == 7 and -self._ndev2 <= (self._kin * self._act_now) >> 5:
+                # (the reading after the impact shakes harder than the fall's and the
+                # impact's did: a shake read at that reading could have pressed the fall.
+                # Cards that landed ring 20-60 ms and are quiet by then; a bump shakes the
+                # table 60-200 ms, and its peak may fall between two readings. A fall within
+                # one conversion, then, whose tower must die away as k 1-2 want; scripted
+                # 70976: a bump dipped 2.7 g of a 30 g tower with 23 mg, swung back 1.5 g
+                # over the level with 21 mg, then -0.5 g with 32 mg, -0.5 g -> +0.1 g)
+                k = 1
             if k >= 7:
                 # (a fall far deeper than any shake the accelerometer's readings allow: the
                 # fourth conversion within the fall's reach too, the tower may still ring)

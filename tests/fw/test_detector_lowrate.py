@@ -520,6 +520,22 @@ def test_10sps_a_landing_far_deeper_than_a_shake_then_the_tower_ringing_is_a_col
         assert col == [], (seed, col, t)
 
 
+def test_10sps_a_bump_that_shakes_harder_after_its_swing_back_is_no_landing():
+    # (scripted 70976) A bump the accelerometer reads below its threshold at first: a
+    # conversion 2.7 g low at 23 mg, then 1.5 g above the old level at 21 mg. Read at
+    # those readings, no shake could press 2.7 g: cards that fell, whose tower may ring
+    # (-0.42, +0.08 g). But the next reading shakes harder (40 mg), and a shake read at it
+    # could: a bump whose peak fell between readings, its tower swinging on. Left alone;
+    # with that reading quiet (8 mg: cards ring 20-60 ms) the same load is a collapse, its
+    # onset the last conversion before the fall. Noise, spikes and drift.
+    for seed in (291, 292, 293):
+        shape = (-2.7, 1.5, -0.42, 0.08, 0.0)
+        col, t = _shape_run(seed, shape, {0: 23, 1: 21, 2: 40})
+        assert col == [], (seed, col, t)
+        col, t = _shape_run(seed, shape, {0: 23, 1: 21, 2: 8})
+        assert len(col) == 1 and col[0][2] == t and col[0][0] <= t + 500, (seed, col, t)
+
+
 def test_10sps_a_bump_whose_load_swings_on_after_its_swing_back_is_no_landing():
     # (scripted 64080) A bump the accelerometer, read once per conversion, misses at first:
     # a conversion a wall low (17 mg), one back above the old level by more than half that
