@@ -1710,7 +1710,8 @@ class Detector:
                 # table 60-200 ms, and its peak may fall between two readings. A fall within
                 # one conversion, then, whose tower must die away as k 1-2 want; scripted
                 # 70976: a bump dipped 2.7 g of a 30 g tower with 23 mg, swung back 1.5 g
-                # over the level with 21 mg, then -0.5 g with 32 mg, -0.5 g -> +0.1 g)
+                # over the level with 21 mg, then lay 0.5 g under it with 32 mg and swung
+                # on to 0.1 g over it)
                 k = 1
             if k >= 7:
                 # (a fall far deeper than any shake the accelerometer's readings allow: the
