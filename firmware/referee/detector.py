@@ -1467,6 +1467,18 @@ class Detector:
             # itself: in an episode's first conversion the tracked one is not set yet;
             # scripted 44391, a bump's -0.9, +0.55, -0.34 g, the last past the threshold.)
             return False
+        if (self._raw_win and not self.accel and -self._cthr <= dn < drop
+                and (self._ndev >= self._ndev2 or self._ndev2 >= -self._cthr)):
+            # (10 SPS, no accelerometer) The newest conversion is back within the margin of
+            # the old level, and the drop had stopped deepening before it: the load dipped
+            # and swings back, as a bump's inertia does (degraded mode's false collapses: the
+            # two conversions past the margin made the median of three a fall). A falling
+            # tower does not come back up, unless its cards land on the platform and strike
+            # it: the newest conversion above the level by the median's drop or more. Decided
+            # on the next conversion if the level stays down. Scripted 351: -3.1, -1.5, -0.6
+            # g; 1944: -1.2, -0.7 g. A fall that dips and swings back so is lost with them
+            # (2976: 4.5 g down, 1.7 g, then the old level; session 46, docs/detector.md).
+            return False
         # A falling tower keeps falling; a table's shaking swings the load back within half a
         # period. The accelerometer cannot feel a shake of a few milli-g, which still moves a
         # heavy platform's load by a gram: a drop is trusted at once only beyond that,
