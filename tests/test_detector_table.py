@@ -572,6 +572,26 @@ def test_a_bumps_dip_that_swings_back_is_no_fall_in_the_bots_games_without_accel
     assert not (r.missed or {}).get("collapse"), (seed, r.missed)
 
 
+@pytest.mark.parametrize("seed", [52, 84, 345, 473])
+def test_cards_onto_the_platform_that_lie_still_are_a_fall_at_10_sps_without_accelerometer(seed):
+    # Scripted games, 10 SPS, no accelerometer: cards fell within one conversion (3.7-26 g)
+    # and landed in the next, an impact higher than the fall (11-74 g), then lay still at
+    # the old level: missed, no landing was looked for without an accelerometer (session
+    # 46: the level back and still after such an impact, as with one).
+    r = play_game(seed, sps=10, accel=False)
+    assert r.false_collapses == 0, (seed, r.events)
+    assert r.detected_ms is not None, (seed, r.events)
+
+
+@pytest.mark.parametrize("seed", [112, 889, 1309])
+def test_cards_onto_the_platform_that_lie_still_in_the_bots_games_without_accelerometer(seed):
+    # Bots' games, 10 SPS, no accelerometer: the same kind (session 46), missed before.
+    r = play_bots_game(players=4, seed=seed, sps=10, accel=False)
+    assert not (r.missed or {}).get("collapse"), (seed, r.missed)
+    assert not (r.extra or {}).get("collapse"), (seed, r.extra)
+    assert r.truth.get("collapse") == 1, r.truth
+
+
 def test_a_take_back_whose_press_eased_down_to_the_roofs_mass_and_lifted_in_four_is_no_fall():
     # Scripted game 2418, 10 SPS: a hand's press eased slowly down to the roof's mass (two
     # conversions within the band there, 2.3 g below the press's peak: about a release),

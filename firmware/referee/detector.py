@@ -1662,9 +1662,11 @@ class Detector:
     def _smash(self, dn):
         """Cards falling onto the platform within one or two conversions (10 SPS): a raw
         sample far below, taken while the table was still, then an impact. The median of
-        three would take the pair for glitches. (At high rates the fall lasts many samples.)"""
-        if not self._raw_win or not self.accel:
-            return False    # (without an accelerometer a table shake looks just the same)
+        three would take the pair for glitches. (At high rates the fall lasts many samples.)
+        Without an accelerometer only the fall within one conversion whose impact rises
+        higher than it fell, then the level back and still (k 1-2; session 46)."""
+        if not self._raw_win:
+            return False
         if self._acc_late is not None:
             return self._smeared(dn)    # (a converter known to be sinc^4: see _acc_late)
         k = self._sm_k
@@ -1808,8 +1810,19 @@ class Detector:
             # (one sample down from the level, the next one up: not a lift, a set-down; the
             # impact harder than the fall was deep: not a table shake swinging back, which
             # the accelerometer, read once per conversion, may miss at 10 SPS)
+            if not self.accel:
+                # (Without one, the shaking is not known to be over: a bump that dipped the
+                # load 1.7-2.1 g swung back 2-3.6 g, more, and on: -0.9 to -2.6 g. Cards that
+                # landed lie still at once: the level back and still, as k 1-2 want;
+                # degraded mode, scripted 52: -26 g, +74 g, then +0.1 g)
+                self._sm_k = 1
+                self._sm_up = dn
+                self._sm_t = self._ndev_t0
+                return False
             self._dip_t = self._ndev_t0
             return True
+        if not self.accel:
+            return False    # (the rest needs the accelerometer: a shake looks the same)
         if (self._ndev < -self._w and self._ndev_q
                 and (dn + dn >= -self._ndev
                      or (-self._band < dn and self._act_now > self.acc_thr_mg
