@@ -1663,8 +1663,8 @@ class Detector:
         """Cards falling onto the platform within one or two conversions (10 SPS): a raw
         sample far below, taken while the table was still, then an impact. The median of
         three would take the pair for glitches. (At high rates the fall lasts many samples.)
-        Without an accelerometer only the fall within one conversion whose impact rises
-        higher than it fell, then the level back and still (k 1-2; session 46)."""
+        Without an accelerometer no shake is known to be over: only the watch of k 1-2 (and
+        5-6), the level back and still after the impact (session 46)."""
         if not self._raw_win:
             return False
         if self._acc_late is not None:
@@ -1776,7 +1776,7 @@ class Detector:
                 # mass off the platform. A shake's inertia is bounded by the reading; a
                 # hand's press does not follow a fall of cards.)
                 self._sm_k = 9
-            elif (k == 3 or k == 7 or k == 8) and -self._min_place < dn < 0:
+            elif (k == 3 or k == 7 or k == 8 or not self.accel) and -self._min_place < dn < 0:
                 # (the cards may lie a little lower: see k >= 5 above; after a fall deeper
                 # than a shake can press (k 7-8) the third and the fourth conversion too:
                 # landed cards that bounced off the platform onto the table, scripted
@@ -1805,24 +1805,16 @@ class Detector:
                 if self._ld_k > 2:
                     self._dip_t = self._ld_t
                     return True
-        if (self._ndev < -self._fall and dn > self._impact and dn > -self._ndev
+        if (self.accel and self._ndev < -self._fall and dn > self._impact and dn > -self._ndev
                 and self._ndev_q and self._ndev_t0 == self._ndev_tp):
             # (one sample down from the level, the next one up: not a lift, a set-down; the
             # impact harder than the fall was deep: not a table shake swinging back, which
-            # the accelerometer, read once per conversion, may miss at 10 SPS)
-            if not self.accel:
-                # (Without one, the shaking is not known to be over: a bump that dipped the
-                # load 1.7-2.1 g swung back 2-3.6 g, more, and on: -0.9 to -2.6 g. Cards that
-                # landed lie still at once: the level back and still, as k 1-2 want;
-                # degraded mode, scripted 52: -26 g, +74 g, then +0.1 g)
-                self._sm_k = 1
-                self._sm_up = dn
-                self._sm_t = self._ndev_t0
-                return False
+            # the accelerometer, read once per conversion, may miss at 10 SPS. Without one,
+            # k 1 below: degraded mode's bumps on heavy towers dipped the load 1.7-2.1 g and
+            # swung back 2-3.6 g, more, and on, -0.9 to -2.6 g, ten false collapses in
+            # scripted 1-4000 when decided here)
             self._dip_t = self._ndev_t0
             return True
-        if not self.accel:
-            return False    # (the rest needs the accelerometer: a shake looks the same)
         if (self._ndev < -self._w and self._ndev_q
                 and (dn + dn >= -self._ndev
                      or (-self._band < dn and self._act_now > self.acc_thr_mg
@@ -1853,13 +1845,18 @@ class Detector:
             # lightly; scripted 66291, 0.4 then 4.3 g of 10 g down, +0.6 g with 44 mg;
             # 78920, 1.4 then 38.8 g of 85 g down, +0.5 g with 188 mg, the tower ringing
             # -0.27, +0.10 g after it)
+            # (Without an accelerometer always k 1, whose tower must lie still, and the
+            # test for cards that bounced off, k 5: no shake is known to be over. Degraded
+            # mode, scripted 52: -26 g, +74 g, +0.1 g; 109: -1.0, -5.5, +4.0, -0.06 g; 502:
+            # -4.9, +3.9, then 0.46 g low and still. Session 46: the watch's other tests,
+            # which read the accelerometer's activity, took bumps for falls.)
             a = self._act_now if self._act_now > self.acc_thr_mg else self.acc_thr_mg
             a = a if a < 2000 else 2000
-            self._sm_k = 7 if -self._ndev > (self._kin * a) >> 5 else 1
+            self._sm_k = 7 if self.accel and -self._ndev > (self._kin * a) >> 5 else 1
             self._sm_up = dn
             self._sm_t = self._ndev_t0
-        elif (self._ndev < -self._w and self._ndev_q and self._ndev_t0 == self._ndev_tp
-                and not self._sm_k and -self._ndev * 4 >= self._base - self._zero
+        elif (self.accel and self._ndev < -self._w and self._ndev_q
+                and self._ndev_t0 == self._ndev_tp and not self._sm_k and -self._ndev * 4 >= self._base - self._zero
                 and ((dn > self._impact and self._act_now > self.acc_thr_mg)
                      or (-self._band < dn
                          and (dn <= -self._ndev >> 3

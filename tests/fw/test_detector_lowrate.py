@@ -578,21 +578,29 @@ def test_10sps_without_an_accelerometer_a_dip_that_swings_back_is_no_collapse():
 
 
 def test_10sps_without_an_accelerometer_cards_that_land_and_lie_still_are_a_collapse():
-    # (degraded mode; scripted 52, 84, 345, 473, bots' 112, 889, 1309) Cards fall onto the
-    # platform within one conversion (3.7-26 g down from the level, the conversion before
-    # at it) and land in the next, higher above the old level than they fell (11-74 g),
-    # then the load lies still there: missed, since without an accelerometer no landing
-    # was looked for (a shake looks the same). A bump's dip of 1.7-2.1 g swings back 2-3.6
-    # g and on (-0.9 to -2.6 g): no collapse. Noise, spikes and drift.
+    # (degraded mode; scripted 52, 84, 109, 345, 473, 502, bots' 112, 889, 1309) Cards fall
+    # onto the platform within one conversion (3.7-26 g down from the level, the conversion
+    # before at it) or two (1 g, then 5.5 g), land in the next, above the old level by half
+    # the fall or more (4-74 g), then the load lies still at the old level, or 0.46 g under
+    # it (cards that bounced off the cell): missed, since without an accelerometer no
+    # landing was looked for (a shake looks the same). Collapses, onset the last conversion
+    # before the fall (the first of two falling ones may start it; where cards bounced off,
+    # the test for a load that rests lower may decide first, from the conversion after the
+    # impact: so it did on MicroPython, whose noise differs). A bump's dip of 1.7-2.1
+    # g swings back 2-3.6 g and on (-0.9 to -2.6 g), and a tower that sways after the
+    # impact (-0.46, +0.3, -0.5 g; -0.7, -0.1, -0.6 g): no collapse. Noise, spikes, drift.
     for seed in (311, 312, 313):
         for shape in ((-7.4, 27.0, 0.06, 0.03, 0.0), (-3.7, 11.2, -0.04, 0.01, 0.0),
-                      (-26.0, 74.0, 0.1, 0.0, 0.0)):
+                      (-26.0, 74.0, 0.1, 0.0, 0.0), (-1.0, -5.5, 4.0, -0.06, 0.0, 0.0),
+                      (-4.9, 3.9, -0.46, -0.48, -0.5, -0.47, -0.5)):
             col, t = _shape_run(seed, shape, {}, accel=False)
-            assert len(col) == 1 and col[0][2] == t and col[0][0] <= t + 500, (
+            assert len(col) == 1 and t <= col[0][2] <= t + 300 and col[0][0] <= t + 600, (
                 seed, shape, col, t)
         for shape in ((-2.1, 2.6, 0.44, -0.87, -0.07, 0.3, 0.0),
                       (-1.7, 2.0, -1.45, 0.88, -0.48, 0.23, 0.0),
-                      (-2.0, 3.6, -2.6, 1.4, -0.5, 0.07, 0.0)):
+                      (-2.0, 3.6, -2.6, 1.4, -0.5, 0.07, 0.0),
+                      (-4.9, 3.9, -0.46, 0.3, -0.5, 0.3, -0.4, 0.0),
+                      (-4.9, 3.9, -0.7, -0.1, -0.6, 0.0, 0.0)):
             col, t = _shape_run(seed, shape, {}, accel=False)
             assert col == [], (seed, shape, col, t)
 
