@@ -1856,7 +1856,8 @@ class Detector:
             self._sm_up = dn
             self._sm_t = self._ndev_t0
         elif (self.accel and self._ndev < -self._w and self._ndev_q
-                and self._ndev_t0 == self._ndev_tp and not self._sm_k and -self._ndev * 4 >= self._base - self._zero
+                and self._ndev_t0 == self._ndev_tp and not self._sm_k
+                and -self._ndev * 4 >= self._base - self._zero
                 and ((dn > self._impact and self._act_now > self.acc_thr_mg)
                      or (-self._band < dn
                          and (dn <= -self._ndev >> 3
