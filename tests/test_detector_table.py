@@ -269,10 +269,11 @@ def test_a_slide_under_a_hand_with_its_jolt_felt_is_decided_at_the_old_level(see
     _decided_sooner(seed, before_ms, 20)
 
 
-def _fell_as_told(seed, sps, fell=None):
+def _fell_as_told(seed, sps, fell=None, **play):
     """Play scripted game ``seed`` at ``sps``: no false collapse; its fall found iff ``fell``
-    (by default: iff the game has one)."""
-    r = play_game(seed, sps=sps)
+    (by default: iff the game has one). ``play``: more arguments of ``play_game`` (accel,
+    tilt_mg)."""
+    r = play_game(seed, sps=sps, **play)
     assert r.false_collapses == 0, (seed, r.events)
     if fell is None:
         fell = r.collapse is not None
@@ -280,9 +281,10 @@ def _fell_as_told(seed, sps, fell=None):
     return r
 
 
-def _no_collapse_error(seed, sps):
-    """Play bots' game ``seed`` at ``sps``; no collapse missed and none false."""
-    r = play_bots_game(players=4, seed=seed, sps=sps)
+def _no_collapse_error(seed, sps, **play):
+    """Play bots' game ``seed`` at ``sps``; no collapse missed and none false. ``play``: more
+    arguments of the bots' ``play_game`` (accel, tilt_mg)."""
+    r = play_bots_game(players=4, seed=seed, sps=sps, **play)
     assert not (r.missed or {}).get("collapse"), (seed, sps, r.missed)
     assert not (r.extra or {}).get("collapse"), (seed, sps, r.extra)
     return r
@@ -525,9 +527,7 @@ def test_a_roof_let_go_that_slid_off_its_rest_slowly_is_a_fall_without_accelerom
     # rests, not yet weighed, then slides off quietly to the old level: reported as the
     # roof taken back (session 45). The watch of a piece's rest and of how fast it is lost
     # (`_slid_off`, round 49's rule) ran only with an accelerometer.
-    r = play_game(seed, sps=80, accel=False, tilt_mg=tilt_mg)
-    assert r.false_collapses == 0, (seed, r.events)
-    assert r.detected_ms is not None, (seed, r.events)
+    _fell_as_told(seed, 80, True, accel=False, tilt_mg=tilt_mg)
 
 
 @pytest.mark.parametrize("seed,tilt_mg", [(143, None), (429, None), (808, None),
@@ -536,9 +536,7 @@ def test_a_roof_let_go_that_slid_off_is_found_in_the_bots_games_without_accelero
                                                                                       tilt_mg):
     # Bots' games, 80 SPS, no accelerometer (or a 100 mg tilt switch): the same kind
     # (session 45), missed before.
-    r = play_bots_game(players=4, seed=seed, sps=80, accel=tilt_mg is not None, tilt_mg=tilt_mg)
-    assert not (r.missed or {}).get("collapse"), (seed, r.missed)
-    assert not (r.extra or {}).get("collapse"), (seed, r.extra)
+    r = _no_collapse_error(seed, 80, accel=tilt_mg is not None, tilt_mg=tilt_mg)
     assert r.truth.get("collapse") == 1, r.truth
 
 
@@ -559,17 +557,13 @@ def test_a_bumps_dip_that_swings_back_is_no_fall_at_10_sps_without_accelerometer
     # (351: -3.1, -1.5, -0.6 g; 389: -3.8, -1.3, +0.1 g) or the second (1944: -1.2,
     # -0.7 g). Two conversions past the margin made the median of three a fall (session
     # 46). Each game's own fall later is still found.
-    r = play_game(seed, sps=10, accel=False)
-    assert r.false_collapses == 0, (seed, r.events)
-    assert r.detected_ms is not None, (seed, r.events)
+    _fell_as_told(seed, 10, True, accel=False)
 
 
 @pytest.mark.parametrize("seed", [1021, 1397, 1868])
 def test_a_bumps_dip_that_swings_back_is_no_fall_in_the_bots_games_without_accelerometer(seed):
     # Bots' games, 10 SPS, no accelerometer: the same kind (session 46).
-    r = play_bots_game(players=4, seed=seed, sps=10, accel=False)
-    assert not (r.extra or {}).get("collapse"), (seed, r.extra)
-    assert not (r.missed or {}).get("collapse"), (seed, r.missed)
+    _no_collapse_error(seed, 10, accel=False)
 
 
 @pytest.mark.parametrize("seed", [52, 84, 109, 345, 473, 502, 2234])
@@ -579,18 +573,13 @@ def test_cards_onto_the_platform_that_lie_still_are_a_fall_at_10_sps_without_acc
     # then lay still at the old level or a little under it (502, 2234: 0.5 and 0.9 g, cards
     # that bounced off): missed, no landing was looked for without an accelerometer
     # (session 46: the level back and still after the impact, as with one).
-    r = play_game(seed, sps=10, accel=False)
-    assert r.false_collapses == 0, (seed, r.events)
-    assert r.detected_ms is not None, (seed, r.events)
+    _fell_as_told(seed, 10, True, accel=False)
 
 
 @pytest.mark.parametrize("seed", [112, 889, 1309])
 def test_cards_onto_the_platform_that_lie_still_in_the_bots_games_without_accelerometer(seed):
     # Bots' games, 10 SPS, no accelerometer: the same kind (session 46), missed before.
-    r = play_bots_game(players=4, seed=seed, sps=10, accel=False)
-    assert not (r.missed or {}).get("collapse"), (seed, r.missed)
-    assert not (r.extra or {}).get("collapse"), (seed, r.extra)
-    assert r.truth.get("collapse") == 1, r.truth
+    assert _no_collapse_error(seed, 10, accel=False).truth.get("collapse") == 1
 
 
 def test_a_take_back_whose_press_eased_down_to_the_roofs_mass_and_lifted_in_four_is_no_fall():
