@@ -1663,8 +1663,10 @@ class Detector:
         """Cards falling onto the platform within one or two conversions (10 SPS): a raw
         sample far below, taken while the table was still, then an impact. The median of
         three would take the pair for glitches. (At high rates the fall lasts many samples.)
-        Without an accelerometer no shake is known to be over: only the watch of k 1-2 (and
-        5-6), the level back and still after the impact (session 46)."""
+        Without an accelerometer no shake is known to be over: only the watch of k 1-2, the
+        level back and still after the impact, and what follows from it (5-6: cards that
+        bounced off; 9: an impact over two conversions, the activity threshold standing in
+        for the reading; session 46)."""
         if not self._raw_win:
             return False
         if self._acc_late is not None:
@@ -1845,8 +1847,8 @@ class Detector:
             # lightly; scripted 66291, 0.4 then 4.3 g of 10 g down, +0.6 g with 44 mg;
             # 78920, 1.4 then 38.8 g of 85 g down, +0.5 g with 188 mg, the tower ringing
             # -0.27, +0.10 g after it)
-            # (Without an accelerometer always k 1, whose tower must lie still, and the
-            # test for cards that bounced off, k 5: no shake is known to be over. Degraded
+            # (Without an accelerometer always k 1, whose tower must lie still, then the
+            # test for cards that bounced off, k 5, or k 9: no shake is known to be over. Degraded
             # mode, scripted 52: -26 g, +74 g, +0.1 g; 109: -1.0, -5.5, +4.0, -0.06 g; 502:
             # -4.9, +3.9, then 0.46 g low and still. Session 46: the watch's other tests,
             # which read the accelerometer's activity, took bumps for falls.)
